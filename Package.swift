@@ -1,0 +1,86 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Targets follow `README.md#architecture`: a pure core that imports nothing of the outside
+/// world, adapters behind protocols owned by the core, and a thin executable that only wires.
+let package = Package(
+    name: "pricewatch",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "pricewatch", targets: ["pricewatch"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // The pure domain: exact decimals, quotes, rules, the per-rule state machine, alerts,
+        // rendering, backtest CSV parsing, and the ports (protocols) adapters implement.
+        .target(name: "PriceWatchCore"),
+        // TOML -> validated model, with positioned diagnostics and secrets.
+        .target(
+            name: "PriceWatchConfig",
+            dependencies: ["PriceWatchCore", .product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        // SQLite through GRDB: migrations, quote history, rule state, alert log, outbox.
+        .target(
+            name: "PriceWatchStore",
+            dependencies: ["PriceWatchCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Quote providers, one file per service.
+        .target(name: "PriceWatchProviders", dependencies: ["PriceWatchCore"]),
+        // Notification sinks, one file per kind.
+        .target(name: "PriceWatchSinks", dependencies: ["PriceWatchCore"]),
+        // The long-running services: pollers, the engine actor, the dispatcher, the reloader.
+        .target(
+            name: "PriceWatchEngine",
+            dependencies: [
+                "PriceWatchCore",
+                "PriceWatchConfig",
+                "PriceWatchStore",
+                "PriceWatchProviders",
+                "PriceWatchSinks",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The executable: argument parsing and wiring only.
+        .executableTarget(
+            name: "pricewatch",
+            dependencies: [
+                "PriceWatchCore",
+                "PriceWatchConfig",
+                "PriceWatchStore",
+                "PriceWatchEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Benchmarks print numbers; they are never timed assertions in tests.
+        .executableTarget(
+            name: "pricewatch-bench",
+            dependencies: ["PriceWatchCore", "PriceWatchEngine"],
+            path: "Benchmarks/pricewatch-bench"
+        ),
+        // Shared test helpers: manual clock, recording sink, scripted provider, fixtures.
+        .target(
+            name: "PriceWatchTestKit",
+            dependencies: ["PriceWatchCore", "PriceWatchEngine"],
+            path: "Tests/PriceWatchTestKit"
+        ),
+        .testTarget(name: "PriceWatchCoreTests", dependencies: ["PriceWatchCore", "PriceWatchTestKit"]),
+        .testTarget(name: "PriceWatchConfigTests", dependencies: ["PriceWatchConfig", "PriceWatchCore"]),
+        .testTarget(name: "PriceWatchStoreTests", dependencies: ["PriceWatchStore", "PriceWatchCore"]),
+        .testTarget(
+            name: "PriceWatchEngineTests",
+            dependencies: ["PriceWatchEngine", "PriceWatchCore", "PriceWatchStore", "PriceWatchTestKit",
+                           .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

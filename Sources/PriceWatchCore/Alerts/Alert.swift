@@ -1,0 +1,74 @@
+/// A fired alert: everything a sink needs to tell a person what happened (`rules.md`, "Alerts").
+///
+/// The `id` is stable: it is derived from the rule, its condition, the symbol and the quote
+/// time, so retries, restarts and replays of the same data carry the same id and receivers can
+/// deduplicate.
+public struct Alert: Sendable, Hashable, Codable {
+    public var id: String
+    public var rule: String
+    public var symbol: String
+    /// The provider whose quote fired it (nil in backtests).
+    public var provider: String?
+    /// Human-readable condition: `above 200`, `fall 3% from previous close`.
+    public var condition: String
+    public var price: ExactDecimal
+    public var currency: String?
+    /// The quote time.
+    public var time: Timestamp
+    /// Percent rules: the base price and the change in percent.
+    public var base: ExactDecimal?
+    public var change: ExactDecimal?
+    /// `crosses` rules: the side the price moved to, `up` or `down`.
+    public var direction: String?
+    /// The rendered `message` template, or the default one-line summary.
+    public var message: String
+
+    public init(id: String, rule: String, symbol: String, provider: String?, condition: String,
+                price: ExactDecimal, currency: String?, time: Timestamp, base: ExactDecimal?,
+                change: ExactDecimal?, direction: String?, message: String) {
+        self.id = id
+        self.rule = rule
+        self.symbol = symbol
+        self.provider = provider
+        self.condition = condition
+        self.price = price
+        self.currency = currency
+        self.time = time
+        self.base = base
+        self.change = change
+        self.direction = direction
+        self.message = message
+    }
+
+    /// Builds the alert a rule fires for a quote.
+    public init(rule: Rule, quote: Quote, provider: String?, trigger: RuleStateMachine.Trigger) {
+        self.init(
+            id: AlertID.make(rule: rule.id, fingerprint: rule.fingerprint, symbol: quote.symbol, time: quote.time),
+            rule: rule.id, symbol: quote.symbol, provider: provider, condition: rule.conditionText,
+            price: trigger.price, currency: quote.currency, time: quote.time, base: trigger.base,
+            change: trigger.change, direction: trigger.side?.rawValue, message: "")
+        self.message = (rule.message ?? Self.defaultTemplate).render(placeholderValue)
+    }
+
+    /// `AAPL 200.50 USD: above 200 (rule aapl-200)`.
+    static let defaultTemplate: MessageTemplate = {
+        guard let template = try? MessageTemplate(parsing: "{{symbol}} {{price}} {{currency}}: {{condition}} (rule {{rule}})") else {
+            preconditionFailure("the built-in alert template is invalid")
+        }
+        return template
+    }()
+
+    /// The text a placeholder stands for in this alert.
+    public func placeholderValue(_ placeholder: MessageTemplate.Placeholder) -> String? {
+        switch placeholder {
+        case .rule: rule
+        case .symbol: symbol
+        case .price: price.formatted(minimumFractionDigits: 2)
+        case .currency: currency
+        case .condition: direction.map { "\(condition) (\($0))" } ?? condition
+        case .time: time.rfc3339
+        case .base: base?.formatted(minimumFractionDigits: 2)
+        case .change: change.map { ($0.isPositive ? "+" : "") + $0.formatted(minimumFractionDigits: 2) + "%" }
+        }
+    }
+}

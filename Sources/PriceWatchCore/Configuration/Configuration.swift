@@ -1,0 +1,104 @@
+/// The validated configuration: the main file, its providers and sinks, and every rule.
+///
+/// Produced by `PriceWatchConfig.ConfigurationLoader`; every value here has been checked, every
+/// default filled in, every relative path made absolute and every secret resolved. The engine
+/// and the adapters read it and never see TOML.
+public struct Configuration: Sendable, Hashable {
+    /// The main file, as given (for messages).
+    public var mainFile: String
+    /// The SQLite database.
+    public var statePath: String
+    /// The default poll interval.
+    public var interval: RuleDuration
+    /// How long quote history is kept in SQLite; never shorter than the longest rule window.
+    public var retention: RuleDuration
+    /// Providers by name, in file order.
+    public var providers: [ProviderConfiguration]
+    /// Sinks by name, in file order.
+    public var sinks: [SinkConfiguration]
+    /// Every rule of every rule file, in file order; `provider` and `notify` are resolved.
+    public var rules: [Rule]
+
+    public init(mainFile: String, statePath: String, interval: RuleDuration, retention: RuleDuration,
+                providers: [ProviderConfiguration], sinks: [SinkConfiguration], rules: [Rule]) {
+        self.mainFile = mainFile
+        self.statePath = statePath
+        self.interval = interval
+        self.retention = retention
+        self.providers = providers
+        self.sinks = sinks
+        self.rules = rules
+    }
+
+    public func provider(named name: String) -> ProviderConfiguration? { providers.first { $0.name == name } }
+    public func sink(named name: String) -> SinkConfiguration? { sinks.first { $0.name == name } }
+
+    /// Every symbol some enabled-or-not rule watches through `provider`, sorted.
+    public func symbols(for provider: String) -> [String] {
+        Array(Set(rules.filter { $0.provider == provider }.flatMap(\.symbols))).sorted()
+    }
+
+    /// All distinct watched symbols.
+    public var allSymbols: Set<String> { Set(rules.flatMap(\.symbols)) }
+}
+
+/// A `[providers.NAME]` table.
+public struct ProviderConfiguration: Sendable, Hashable {
+    public var name: String
+    /// `replay`, or a real service's type.
+    public var type: String
+    public var baseURL: String?
+    /// This provider's poll interval (the main file's `interval` when not given).
+    public var interval: RuleDuration
+    public var apiKey: Secret?
+    /// Providers to use while this one fails, in order.
+    public var fallback: [String]
+    /// `replay`: the absolute path of the CSV to replay.
+    public var file: String?
+
+    public init(name: String, type: String, baseURL: String? = nil, interval: RuleDuration,
+                apiKey: Secret? = nil, fallback: [String] = [], file: String? = nil) {
+        self.name = name
+        self.type = type
+        self.baseURL = baseURL
+        self.interval = interval
+        self.apiKey = apiKey
+        self.fallback = fallback
+        self.file = file
+    }
+}
+
+/// A `[sinks.NAME]` table.
+public struct SinkConfiguration: Sendable, Hashable {
+    public var name: String
+    /// `stdout`, `webhook` or `email`.
+    public var type: String
+    /// `stdout`: `text` (default) or `json` (JSON Lines).
+    public var format: String?
+
+    public init(name: String, type: String, format: String? = nil) {
+        self.name = name
+        self.type = type
+        self.format = format
+    }
+
+    /// `kind/name`, the identity used in every log line and table (`webhook/ops`).
+    public var identity: String { "\(type)/\(name)" }
+}
+
+/// A resolved secret (API key, password, signing key). Its description never shows the value,
+/// so a secret that reaches a log line or an error by mistake prints as `<secret>`.
+public struct Secret: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The secret itself; read it only where it is sent.
+    public let value: String
+    /// Where it came from, for messages: `file /etc/…`, `credential smtp`, `env FINNHUB_KEY`.
+    public let origin: String
+
+    public init(value: String, origin: String) {
+        self.value = value
+        self.origin = origin
+    }
+
+    public var description: String { "<secret from \(origin)>" }
+    public var debugDescription: String { description }
+}

@@ -1,0 +1,113 @@
+/// The evaluation engine shared by the daemon and `pricewatch backtest`: accepted quotes in,
+/// alert decisions and rule-state changes out.
+///
+/// Pure and synchronous: no I/O, no clock (the wall-clock `now` for quote acceptance is passed
+/// in, and is nil in backtests). The daemon owns one engine inside an actor, persists what
+/// ``process(_:source:now:)`` returns in one transaction, and rebuilds the engine from the
+/// store if that transaction fails, so memory never runs ahead of disk.
+public struct AlertEngine: Sendable {
+    public let book: RuleBook
+    private var machines: [RuleStateMachine]
+    private var histories: [SymbolHistory]
+    private let trackChanges: Bool
+    private var changedSlots: [Int] = []
+    private var changedFlags: [Bool]
+
+    /// What one quote did.
+    public struct Outcome: Sendable {
+        public var acceptance: QuoteAcceptance
+        /// Alerts fired, in rule order, each with the sinks of its rule.
+        public var alerts: [PendingAlert]
+        /// Firings dropped because of `cooldown` (for logs).
+        public var suppressed: [RuleStateKey]
+
+        static func notAccepted(_ acceptance: QuoteAcceptance) -> Outcome {
+            Outcome(acceptance: acceptance, alerts: [], suppressed: [])
+        }
+    }
+
+    /// Creates an engine over `book`, resuming stored states whose fingerprint still matches
+    /// their rule; any other state starts armed. `trackChanges` collects changed states for
+    /// ``drainChangedStates()`` (the daemon persists them; backtests do not need them).
+    public init(book: RuleBook, storedStates: [RuleStateKey: StoredRuleState] = [:], trackChanges: Bool = false) {
+        self.book = book
+        self.machines = book.slots.map { slot in
+            let fingerprint = book.rules[slot.rule].fingerprint
+            guard let stored = storedStates[slot.key], stored.fingerprint == fingerprint else {
+                return RuleStateMachine()
+            }
+            return RuleStateMachine(state: stored.state)
+        }
+        self.histories = Array(repeating: SymbolHistory(), count: book.sources.count)
+        self.trackChanges = trackChanges
+        self.changedFlags = Array(repeating: false, count: trackChanges ? book.slots.count : 0)
+    }
+
+    /// Seeds a source's history from the store (oldest first), before any quote is processed.
+    public mutating func seedHistory(source index: Int, points: [HistoryPoint]) {
+        for point in points where histories[index].latestTime.map({ point.time > $0 }) ?? true {
+            histories[index].append(time: point.time, price: point.price)
+        }
+        histories[index].trim(window: book.window(forSource: index))
+    }
+
+    /// The current state of a slot (for tests and status).
+    public func state(ofSlot index: Int) -> RuleState { machines[index].state }
+
+    /// The in-memory history of a source.
+    public func history(ofSource index: Int) -> SymbolHistory { histories[index] }
+
+    /// Processes one quote from source `index` (see ``RuleBook/index(of:)``): accepts or
+    /// rejects it, then runs every rule on the source in rule order. `provider` is the name
+    /// carried by the alerts (nil in backtests).
+    public mutating func process(_ quote: Quote, source index: Int, provider: String?, now: Timestamp?) -> Outcome {
+        let acceptance = QuoteAcceptance.decide(quote, lastAccepted: histories[index].latestTime, now: now)
+        guard acceptance == .accepted else { return .notAccepted(acceptance) }
+
+        var outcome = Outcome(acceptance: .accepted, alerts: [], suppressed: [])
+        let window = book.window(forSource: index)
+        for slotIndex in book.slotsBySource[index] {
+            let slot = book.slots[slotIndex]
+            let rule = book.rules[slot.rule]
+            let base: ExactDecimal?
+            if rule.condition.isPercent {
+                switch rule.baseline {
+                case .previousClose: base = quote.previousClose
+                case .window(let duration): base = histories[index].price(atOrBefore: quote.time.subtracting(duration))
+                }
+            } else {
+                base = nil
+            }
+            let before = machines[slotIndex].state
+            let action = machines[slotIndex].evaluate(rule: rule, price: quote.price, time: quote.time, base: base)
+            switch action {
+            case .fire(let trigger):
+                outcome.alerts.append(PendingAlert(alert: Alert(rule: rule, quote: quote, provider: provider, trigger: trigger),
+                                                   sinks: rule.notify))
+            case .suppressedByCooldown:
+                outcome.suppressed.append(slot.key)
+            case .rearmed, .recordedSide, .none, .skipped:
+                break
+            }
+            if trackChanges, !changedFlags[slotIndex], machines[slotIndex].state != before {
+                changedFlags[slotIndex] = true
+                changedSlots.append(slotIndex)
+            }
+        }
+        histories[index].append(time: quote.time, price: quote.price)
+        histories[index].trim(window: window)
+        return outcome
+    }
+
+    /// The states changed since the last drain, keyed for the store, with their fingerprints.
+    public mutating func drainChangedStates() -> [RuleStateKey: StoredRuleState] {
+        var result: [RuleStateKey: StoredRuleState] = [:]
+        for slotIndex in changedSlots {
+            let slot = book.slots[slotIndex]
+            result[slot.key] = StoredRuleState(fingerprint: book.rules[slot.rule].fingerprint, state: machines[slotIndex].state)
+            changedFlags[slotIndex] = false
+        }
+        changedSlots.removeAll(keepingCapacity: true)
+        return result
+    }
+}

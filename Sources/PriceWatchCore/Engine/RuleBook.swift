@@ -1,0 +1,66 @@
+/// The rules indexed for evaluation: which (rule, symbol) states a quote from a source feeds.
+///
+/// Each rule-and-symbol pair is a *slot* with a stable index; each provider-and-symbol pair is
+/// a *source*. Built once per configuration, so the per-quote path does array lookups only.
+public struct RuleBook: Sendable {
+    /// One rule applied to one symbol.
+    public struct Slot: Sendable, Hashable {
+        public let rule: Int
+        public let key: RuleStateKey
+    }
+
+    public let rules: [Rule]
+    public let slots: [Slot]
+    public let sources: [QuoteSource]
+    let slotsBySource: [[Int]]
+    /// The longest window any rule on the source uses (nil: none).
+    let windowBySource: [RuleDuration?]
+    private let sourceIndex: [QuoteSource: Int]
+
+    /// Indexes `rules`. With `provider` set, every rule is treated as using that provider
+    /// (backtests, where a rule's `provider` is not checked); otherwise rules without a
+    /// provider are left out.
+    public init(rules: [Rule], provider override: String? = nil) {
+        var slots: [Slot] = []
+        var sources: [QuoteSource] = []
+        var slotsBySource: [[Int]] = []
+        var windows: [RuleDuration?] = []
+        var sourceIndex: [QuoteSource: Int] = [:]
+        for (ruleIndex, rule) in rules.enumerated() {
+            guard let provider = override ?? rule.provider else { continue }
+            for symbol in rule.symbols {
+                let source = QuoteSource(provider: provider, symbol: symbol)
+                let index: Int
+                if let existing = sourceIndex[source] {
+                    index = existing
+                } else {
+                    index = sources.count
+                    sourceIndex[source] = index
+                    sources.append(source)
+                    slotsBySource.append([])
+                    windows.append(nil)
+                }
+                slotsBySource[index].append(slots.count)
+                slots.append(Slot(rule: ruleIndex, key: RuleStateKey(rule: rule.id, symbol: symbol)))
+                if let window = rule.window, window > (windows[index] ?? window) || windows[index] == nil {
+                    windows[index] = window
+                }
+            }
+        }
+        self.rules = rules
+        self.slots = slots
+        self.sources = sources
+        self.slotsBySource = slotsBySource
+        self.windowBySource = windows
+        self.sourceIndex = sourceIndex
+    }
+
+    /// The index of a source, if any rule watches it.
+    public func index(of source: QuoteSource) -> Int? { sourceIndex[source] }
+
+    /// The longest window used by any rule (for history retention).
+    public var longestWindow: RuleDuration? { windowBySource.compactMap { $0 }.max() }
+
+    /// The longest window used on one source.
+    public func window(forSource index: Int) -> RuleDuration? { windowBySource[index] }
+}

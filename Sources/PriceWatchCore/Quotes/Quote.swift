@@ -1,0 +1,24 @@
+/// One price observation for one symbol, as a provider reported it.
+///
+/// `time` is the provider's timestamp for the price (not the time it was fetched). Every field
+/// but `symbol`, `price` and `time` is optional, since services differ in what they give.
+public struct Quote: Sendable, Hashable {
+    public var symbol: String
+    public var price: ExactDecimal
+    public var time: Timestamp
+    public var previousClose: ExactDecimal?
+    public var currency: String?
+    public var exchange: String?
+    public var marketState: String?
+
+    public init(symbol: String, price: ExactDecimal, time: Timestamp, previousClose: ExactDecimal? = nil,
+                currency: String? = nil, exchange: String? = nil, marketState: String? = nil) {
+        self.symbol = symbol
+        self.price = price
+        self.time = time
+        self.previousClose = previousClose.flatMap { $0.isPositive ? $0 : nil }
+        self.currency = currency
+        self.exchange = exchange
+        self.marketState = marketState
+    }
+}

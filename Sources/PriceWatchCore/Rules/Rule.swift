@@ -1,0 +1,67 @@
+/// A validated alert rule: one condition over one or more symbols (`rules.md`, "Rules").
+///
+/// Rules are values produced by the configuration loader; every field already holds a checked
+/// value, with defaults from the main file filled in.
+public struct Rule: Sendable, Hashable {
+    public var id: String
+    public var symbols: [String]
+    /// The provider whose quotes this rule evaluates (resolved from the main file's default).
+    public var provider: String?
+    public var condition: Condition
+    /// Only meaningful for percent conditions.
+    public var baseline: Baseline
+    /// In price percent for `above`/`below`, percentage points for percent conditions.
+    public var rearm: ExactDecimal
+    public var cooldown: RuleDuration?
+    public var once: Bool
+    public var expires: Timestamp?
+    public var enabled: Bool
+    /// Sink names (resolved from the main file's default).
+    public var notify: [String]
+    public var message: MessageTemplate?
+
+    public init(id: String, symbols: [String], provider: String? = nil, condition: Condition,
+                baseline: Baseline = .previousClose, rearm: ExactDecimal = .zero, cooldown: RuleDuration? = nil,
+                once: Bool = false, expires: Timestamp? = nil, enabled: Bool = true, notify: [String] = [],
+                message: MessageTemplate? = nil) {
+        self.id = id
+        self.symbols = symbols
+        self.provider = provider
+        self.condition = condition
+        self.baseline = baseline
+        self.rearm = rearm
+        self.cooldown = cooldown
+        self.once = once
+        self.expires = expires
+        self.enabled = enabled
+        self.notify = notify
+        self.message = message
+    }
+
+    /// The parts of the rule whose change resets its state to armed: the condition key, its
+    /// value, `from` and `rearm`. Editing anything else (`notify`, `message`, `cooldown`,
+    /// `expires`, `enabled`) keeps the state.
+    public var fingerprint: String {
+        var text = "\(condition.key)=\(condition.value)"
+        if condition.isPercent { text += ";from=\(baseline)" }
+        if condition.key != "crosses" { text += ";rearm=\(rearm)" }
+        return text
+    }
+
+    /// The longest history this rule needs, if it compares against a window.
+    public var window: RuleDuration? {
+        guard condition.isPercent, case .window(let duration) = baseline else { return nil }
+        return duration
+    }
+
+    /// The human-readable condition carried by alerts: `above 200`, `fall 3% from previous
+    /// close`, `move 5% in 1h`, `crosses 200`.
+    public var conditionText: String {
+        let value = condition.value.description
+        guard condition.isPercent else { return "\(condition.key) \(value)" }
+        switch baseline {
+        case .previousClose: return "\(condition.key) \(value)% from previous close"
+        case .window(let duration): return "\(condition.key) \(value)% in \(duration)"
+        }
+    }
+}

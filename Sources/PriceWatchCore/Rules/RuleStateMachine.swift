@@ -1,0 +1,150 @@
+/// The firing rules of `rules.md` for one rule and one symbol: a pure state machine that
+/// takes one accepted quote at a time and returns what to do.
+///
+/// It reads no clock and performs no I/O. The caller resolves the base price a percent rule
+/// compares against (the quote's previous close or a price from history) and passes it in;
+/// the machine decides, updates its `state`, and returns an ``Action``. Persisting the state
+/// and emitting the alert are the caller's job, in one transaction.
+public struct RuleStateMachine: Sendable, Hashable {
+    public private(set) var state: RuleState
+
+    public init(state: RuleState = .initial) { self.state = state }
+
+    /// What one quote did to the rule.
+    public enum Action: Sendable, Hashable {
+        /// Fire an alert with these details. The state has recorded it.
+        case fire(Trigger)
+        /// Satisfied (or crossed) but within `cooldown` of the last alert: nothing is sent.
+        /// A level rule stays armed; a crossing is dropped.
+        case suppressedByCooldown(Trigger)
+        /// A fired level rule cleared and is armed again (no alert from this quote).
+        case rearmed
+        /// The first quote a `crosses` rule evaluates only records the side.
+        case recordedSide(RuleState.Side)
+        /// Evaluated; nothing changed.
+        case none
+        /// Not evaluated at all (step 1 of "Firing").
+        case skipped(SkipReason)
+    }
+
+    /// Why a rule did not evaluate a quote.
+    public enum SkipReason: Sendable, Hashable {
+        case disabled
+        case expired
+        case alreadyFiredOnce
+        case noPreviousClose
+        case noWindowBase
+    }
+
+    /// What a firing carries besides the rule and the quote.
+    public struct Trigger: Sendable, Hashable {
+        public var price: ExactDecimal
+        /// Percent rules: the base price and the change in percent (rounded for display).
+        public var base: ExactDecimal?
+        public var change: ExactDecimal?
+        /// `crosses` only: the side the price moved to.
+        public var side: RuleState.Side?
+    }
+
+    /// Evaluates one accepted quote. `base` is the base price for a percent rule (nil when
+    /// there is none yet); it is ignored for price conditions.
+    public mutating func evaluate(rule: Rule, price: ExactDecimal, time: Timestamp, base: ExactDecimal?) -> Action {
+        if !rule.enabled { return .skipped(.disabled) }
+        if let expires = rule.expires, time >= expires { return .skipped(.expired) }
+        if rule.once && state.alertCount > 0 { return .skipped(.alreadyFiredOnce) }
+        if rule.condition.isPercent, base == nil {
+            return .skipped(rule.baseline == .previousClose ? .noPreviousClose : .noWindowBase)
+        }
+        let withinCooldown: Bool = {
+            guard let cooldown = rule.cooldown, let last = state.lastAlertAt else { return false }
+            return time < last.adding(cooldown)
+        }()
+
+        if case .crosses(let level) = rule.condition {
+            let side: RuleState.Side = price >= level ? .up : .down
+            let previous = state.side
+            state.side = side
+            guard let previous else { return .recordedSide(side) }
+            guard previous != side else { return .none }
+            let trigger = Trigger(price: price, side: side)
+            if withinCooldown { return .suppressedByCooldown(trigger) }
+            recordFiring(at: time)
+            return .fire(trigger)
+        }
+
+        let trigger = makeTrigger(rule: rule, price: price, base: base)
+        switch state.phase {
+        case .armed:
+            guard Self.isSatisfied(rule.condition, price: price, base: base) else { return .none }
+            if withinCooldown { return .suppressedByCooldown(trigger) }
+            recordFiring(at: time)
+            state.phase = .fired
+            return .fire(trigger)
+        case .fired:
+            guard Self.isCleared(rule.condition, rearm: rule.rearm, price: price, base: base) else { return .none }
+            state.phase = .armed
+            return .rearmed
+        }
+    }
+
+    private mutating func recordFiring(at time: Timestamp) {
+        state.lastAlertAt = time
+        state.alertCount += 1
+    }
+
+    private func makeTrigger(rule: Rule, price: ExactDecimal, base: ExactDecimal?) -> Trigger {
+        guard rule.condition.isPercent, let base else { return Trigger(price: price) }
+        return Trigger(price: price, base: base, change: price.percentChange(from: base))
+    }
+
+    // MARK: - Exact comparisons
+
+    /// `(price - base) * 100`, scaled by 10^16, exactly.
+    @inline(__always)
+    static func scaledChangeNumerator(price: ExactDecimal, base: ExactDecimal) -> Int128 {
+        (Int128(price.scaled) - Int128(base.scaled)) * 100 * Int128(ExactDecimal.unit)
+    }
+
+    /// Whether the condition holds: the "satisfied when" column of `rules.md`.
+    public static func isSatisfied(_ condition: Condition, price: ExactDecimal, base: ExactDecimal?) -> Bool {
+        switch condition {
+        case .above(let level): return price >= level
+        case .below(let level): return price <= level
+        case .crosses(let level): return price >= level
+        case .rise(let percent):
+            guard let base else { return false }
+            return scaledChangeNumerator(price: price, base: base) >= percent.wideProduct(base)
+        case .fall(let percent):
+            guard let base else { return false }
+            return scaledChangeNumerator(price: price, base: base) <= -percent.wideProduct(base)
+        case .move(let percent):
+            guard let base else { return false }
+            return scaledChangeNumerator(price: price, base: base).magnitude >= percent.wideProduct(base).magnitude
+        }
+    }
+
+    /// Whether a fired level rule has cleared: the "cleared when" column of `rules.md`.
+    public static func isCleared(_ condition: Condition, rearm: ExactDecimal, price: ExactDecimal, base: ExactDecimal?) -> Bool {
+        let hundred = Int128(ExactDecimal.hundred.scaled)
+        let priceTimesHundred = Int128(price.scaled) * 100 * Int128(ExactDecimal.unit)
+        switch condition {
+        case .above(let level):
+            // price < level * (1 - r/100)  <=>  price * 100 < level * (100 - r)
+            return priceTimesHundred < Int128(level.scaled) * (hundred - Int128(rearm.scaled))
+        case .below(let level):
+            // price > level * (1 + r/100)  <=>  price * 100 > level * (100 + r)
+            return priceTimesHundred > Int128(level.scaled) * (hundred + Int128(rearm.scaled))
+        case .crosses:
+            return false
+        case .rise(let percent):
+            guard let base else { return false }
+            return scaledChangeNumerator(price: price, base: base) < (Int128(percent.scaled) - Int128(rearm.scaled)) * Int128(base.scaled)
+        case .fall(let percent):
+            guard let base else { return false }
+            return scaledChangeNumerator(price: price, base: base) > -(Int128(percent.scaled) - Int128(rearm.scaled)) * Int128(base.scaled)
+        case .move(let percent):
+            guard let base else { return false }
+            return scaledChangeNumerator(price: price, base: base).magnitude < ((Int128(percent.scaled) - Int128(rearm.scaled)) * Int128(base.scaled)).magnitude
+        }
+    }
+}
