@@ -54,8 +54,8 @@ let package = Package(
             dependencies: [
                 "PriceWatchCore",
                 "PriceWatchConfig",
-                "PriceWatchStore",
                 "PriceWatchEngine",
+                "PriceWatchProviders",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,0 +1,108 @@
+import Logging
+import PriceWatchConfig
+import PriceWatchCore
+import ServiceLifecycle
+
+/// Runs one ``ProviderPoller`` per provider and reloads the configuration on request (SIGHUP).
+///
+/// A reload parses and validates the whole new configuration first; if it has any error, every
+/// diagnostic is logged and the running configuration stays. Otherwise the pollers stop, the
+/// evaluator and the sinks switch over, and new pollers start. Providers whose settings did
+/// not change are kept (a replay keeps its position).
+public final class PollingService<C: Clock<Duration>>: Service {
+    /// Everything a running configuration consists of.
+    public struct Setup: Sendable {
+        public var configuration: Configuration
+        public var providers: [String: any QuoteProvider]
+        public var sinks: [String: any NotificationSink]
+
+        public init(configuration: Configuration, providers: [String: any QuoteProvider], sinks: [String: any NotificationSink]) {
+            self.configuration = configuration
+            self.providers = providers
+            self.sinks = sinks
+        }
+    }
+
+    private let initial: Setup
+    private let evaluator: RuleEvaluator
+    private let sinkRegistry: SinkRegistry
+    private let clock: C
+    private let wallClock: @Sendable () -> Timestamp
+    private let logger: Logger
+    private let reloadRequests: AsyncStream<Void>
+    private let loadSetup: @Sendable (_ previous: Setup) async -> (Setup?, [Diagnostic])
+    private let observer: any DaemonObserver
+
+    public init(initial: Setup, evaluator: RuleEvaluator, sinkRegistry: SinkRegistry, clock: C,
+                wallClock: @escaping @Sendable () -> Timestamp, logger: Logger, reloadRequests: AsyncStream<Void>,
+                observer: any DaemonObserver,
+                loadSetup: @escaping @Sendable (_ previous: Setup) async -> (Setup?, [Diagnostic])) {
+        self.initial = initial
+        self.evaluator = evaluator
+        self.sinkRegistry = sinkRegistry
+        self.clock = clock
+        self.wallClock = wallClock
+        self.logger = logger
+        self.reloadRequests = reloadRequests
+        self.observer = observer
+        self.loadSetup = loadSetup
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            var setup = self.initial
+            var pollers = self.startPollers(setup)
+            self.observer.ready(summary: Self.summary(setup.configuration))
+            for await _ in self.reloadRequests {
+                self.observer.reloading()
+                let (next, diagnostics) = await self.loadSetup(setup)
+                for diagnostic in diagnostics {
+                    let message = "\(diagnostic)"
+                    if diagnostic.severity == .error { self.logger.error("\(message)") } else { self.logger.warning("\(message)") }
+                }
+                guard let next else {
+                    self.logger.error("configuration reload rejected with \(diagnostics.filter { $0.severity == .error }.count) error(s); keeping the running configuration")
+                    self.observer.ready(summary: Self.summary(setup.configuration))
+                    continue
+                }
+                pollers.cancel()
+                await pollers.value
+                do {
+                    try await self.evaluator.reconfigure(next.configuration, now: self.wallClock())
+                    self.sinkRegistry.replace(with: next.sinks)
+                    setup = next
+                    self.logger.notice("configuration reloaded: \(Self.summary(next.configuration))")
+                } catch {
+                    self.logger.error("configuration reload failed while loading state: \(error); keeping the running configuration")
+                }
+                pollers = self.startPollers(setup)
+                self.observer.ready(summary: Self.summary(setup.configuration))
+            }
+            pollers.cancel()
+            await pollers.value
+        }
+        observer.stopping()
+    }
+
+    private func startPollers(_ setup: Setup) -> Task<Void, Never> {
+        let configuration = setup.configuration
+        var pollers: [ProviderPoller<C>] = []
+        for settings in configuration.providers {
+            let symbols = configuration.symbols(for: settings.name)
+            guard !symbols.isEmpty, let provider = setup.providers[settings.name] else { continue }
+            var logger = self.logger
+            logger[metadataKey: "provider"] = "\(settings.name)"
+            let observer = self.observer
+            pollers.append(ProviderPoller(provider: provider, symbols: symbols, interval: settings.interval.swiftDuration,
+                                          evaluator: evaluator, clock: clock, wallClock: wallClock, logger: logger,
+                                          onPoll: { observer.polled(provider: settings.name, at: $0) }))
+        }
+        return Task {
+            await withTaskGroup(of: Void.self) { group in
+                for poller in pollers { group.addTask { await poller.run() } }
+            }
+        }
+    }
+
+    static func summary(_ configuration: Configuration) -> String { ConfigurationSummary.line(configuration) }
+}

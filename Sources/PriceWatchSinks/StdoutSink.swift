@@ -1,0 +1,60 @@
+import PriceWatchCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `stdout` sink: one line per alert on standard output, human-readable text or, with
+/// `format = "json"`, JSON Lines (the format of `pricewatch backtest --format json`).
+///
+/// Lines are written with one `write(2)` each, so concurrent alerts never interleave. Under
+/// systemd standard output goes to the journal.
+public struct StdoutSink: NotificationSink {
+    /// The two output forms.
+    public enum Format: String, Sendable {
+        case text, json
+    }
+
+    public let identity: String
+    public let format: Format
+    private let write: @Sendable (String) throws(SinkError) -> Void
+
+    /// A sink writing to the process's standard output.
+    public init(name: String, format: Format) {
+        self.init(name: name, format: format, write: StdoutSink.writeToStandardOutput)
+    }
+
+    /// A sink writing lines through `write` (tests).
+    public init(name: String, format: Format, write: @escaping @Sendable (String) throws(SinkError) -> Void) {
+        self.identity = "stdout/\(name)"
+        self.format = format
+        self.write = write
+    }
+
+    public func deliver(_ alert: Alert) async throws(SinkError) {
+        let line: String
+        switch format {
+        case .text: line = "ALERT \(AlertRendering.textLine(alert)) [\(alert.id)] \(alert.message)"
+        case .json: line = AlertRendering.jsonLine(alert)
+        }
+        try write(line)
+    }
+
+    @Sendable
+    static func writeToStandardOutput(_ line: String) throws(SinkError) {
+        var bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.write(STDOUT_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw SinkError(retryable: true, "standard output: write failed (errno \(errno))")
+            }
+            offset += written
+        }
+    }
+}

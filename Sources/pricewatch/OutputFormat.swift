@@ -1,0 +1,6 @@
+import ArgumentParser
+
+/// `--format text|json`.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}

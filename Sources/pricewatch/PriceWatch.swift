@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// The `pricewatch` command: the daemon and its tools. Each subcommand only parses arguments
+/// and wires library code together.
+@main
+struct PriceWatch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pricewatch",
+        abstract: "Price alerts for stocks, crypto and currencies.",
+        discussion: """
+            Exit codes: 0 success; 1 the command ran and found errors (bad configuration, failed \
+            fetch, malformed data); 64 usage error; 78 the daemon refuses to start because its \
+            configuration is invalid.
+            """,
+        version: "0.1.0",
+        subcommands: [Run.self, Check.self, Backtest.self]
+    )
+}

@@ -1,0 +1,33 @@
+import Foundation
+import PriceWatchCore
+
+/// Buffered writes to standard output and error; commands print through these so large
+/// outputs (a backtest with many alerts) are not one system call per line.
+struct StandardOutput {
+    private var buffer: [UInt8] = []
+    private let handle: FileHandle
+
+    static func output() -> StandardOutput { StandardOutput(handle: .standardOutput) }
+    static func error() -> StandardOutput { StandardOutput(handle: .standardError) }
+
+    private init(handle: FileHandle) { self.handle = handle }
+
+    mutating func line(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        handle.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Prints diagnostics, one per line, to standard error.
+    static func report(_ diagnostics: [Diagnostic]) {
+        var stream = StandardOutput.error()
+        for diagnostic in diagnostics { stream.line(diagnostic.description) }
+        stream.flush()
+    }
+}
