@@ -63,7 +63,6 @@ let package = Package(
         // Benchmarks print numbers; they are never timed assertions in tests.
         .executableTarget(
             name: "pricewatch-bench",
-            dependencies: ["PriceWatchCore", "PriceWatchEngine"],
             path: "Benchmarks/pricewatch-bench"
         ),
         // Shared test helpers: manual clock, recording sink, scripted provider, fixtures.
@@ -77,8 +76,8 @@ let package = Package(
         .testTarget(name: "PriceWatchStoreTests", dependencies: ["PriceWatchStore", "PriceWatchCore"]),
         .testTarget(
             name: "PriceWatchEngineTests",
-            dependencies: ["PriceWatchEngine", "PriceWatchCore", "PriceWatchStore", "PriceWatchTestKit",
-                           .product(name: "Logging", package: "swift-log")]
+            dependencies: ["PriceWatchEngine", "PriceWatchCore", "PriceWatchStore", "PriceWatchProviders",
+                           "PriceWatchSinks", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit"]),
     ],
