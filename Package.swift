@@ -68,7 +68,7 @@ let package = Package(
         // Shared test helpers: manual clock, recording sink, scripted provider, fixtures.
         .target(
             name: "PriceWatchTestKit",
-            dependencies: ["PriceWatchCore", "PriceWatchEngine"],
+            dependencies: ["PriceWatchCore"],
             path: "Tests/PriceWatchTestKit"
         ),
         .testTarget(name: "PriceWatchCoreTests", dependencies: ["PriceWatchCore", "PriceWatchTestKit"]),

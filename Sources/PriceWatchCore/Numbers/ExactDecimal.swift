@@ -175,7 +175,10 @@ extension ExactDecimal {
             throw .tooManyFractionDigits(String(decoding: bytes, as: UTF8.self),
                                          digits: fractionDigits + extraFractionDigits)
         }
-        let value = integer * unit + fraction * pow10(scale - fractionDigits)
+        // `integer <= Int64.max / unit`, but with the fraction the sum can still overflow
+        // (`92233720368.6`): that is out of range, not a crash.
+        let (value, overflow) = (integer * unit).addingReportingOverflow(fraction * pow10(scale - fractionDigits))
+        if overflow { throw .outOfRange(String(decoding: bytes, as: UTF8.self)) }
         return ExactDecimal(scaled: negative ? -value : value)
     }
 

@@ -44,6 +44,13 @@ public struct RuleStateMachine: Sendable, Hashable {
         public var change: ExactDecimal?
         /// `crosses` only: the side the price moved to.
         public var side: RuleState.Side?
+
+        public init(price: ExactDecimal, base: ExactDecimal? = nil, change: ExactDecimal? = nil, side: RuleState.Side? = nil) {
+            self.price = price
+            self.base = base
+            self.change = change
+            self.side = side
+        }
     }
 
     /// Evaluates one accepted quote. `base` is the base price for a percent rule (nil when

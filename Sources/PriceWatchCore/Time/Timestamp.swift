@@ -183,7 +183,8 @@ extension Timestamp: CustomStringConvertible {
         } else {
             return nil
         }
-        guard index == count else { return nil }
+        // Seconds 60 (a leap second) reads as :59; 61 and above are invalid, not clamped.
+        guard index == count, second <= 60 else { return nil }
         return Timestamp(year: year, month: month, day: day, hour: hour, minute: minute,
                          second: min(second, 59), millisecond: millisecond, offsetMinutes: offsetMinutes)
     }

@@ -1,0 +1,149 @@
+import PriceWatchCore
+import PriceWatchEngine
+import PriceWatchStore
+import PriceWatchTestKit
+import Testing
+
+/// The dispatcher over a real SQLite outbox: delivery, retries with backoff, dead letters,
+/// per-sink isolation and graceful shutdown. Time moves only when the test moves it.
+@Suite struct DeliveryDispatcherTests {
+    typealias F = EngineFixtures
+
+    struct Harness {
+        let store: SQLiteAlertStore
+        let clock = ManualClock()
+        let wall = ManualWallClock(Timestamp(seconds: 1_000))
+        let doorbell = Doorbell()
+        let sinks: SinkRegistry
+        let dispatcher: DeliveryDispatcher<ManualClock>
+
+        init(sinks: [String: any NotificationSink], schedule: RetrySchedule = RetrySchedule(initialDelay: 1_000, maximumDelay: 60_000, maximumAge: 3_600_000, jitter: 0)) throws {
+            store = try SQLiteAlertStore.inMemory()
+            self.sinks = SinkRegistry(sinks)
+            dispatcher = DeliveryDispatcher(store: store, sinks: self.sinks, doorbell: doorbell, clock: clock,
+                                            wallClock: wall.function, schedule: schedule, logger: F.logger)
+        }
+
+        func queue(_ alertCount: Int, to sinkNames: [String]) async throws -> [Alert] {
+            var alerts: [Alert] = []
+            for index in 0..<alertCount {
+                let rule = F.rule("r\(index)", .above(F.decimal("1")), notify: sinkNames)
+                let quote = F.quote("AAPL", "2", at: Int64(index))
+                alerts.append(Alert(rule: rule, quote: quote, provider: "feed", trigger: .init(price: quote.price)))
+            }
+            try await store.commit(StoreCommit(provider: "feed", alerts: alerts.map { PendingAlert(alert: $0, sinks: sinkNames) }, now: wall.now))
+            doorbell.ring()
+            return alerts
+        }
+
+        func statuses() async throws -> [Delivery.Status] {
+            try await store.alerts(since: nil).flatMap(\.deliveries).map(\.status)
+        }
+
+        /// Yields until `condition` holds on the outbox (bounded).
+        func waitUntil(_ condition: @escaping ([Delivery.Status]) -> Bool) async throws -> Bool {
+            for _ in 0..<20_000 {
+                if condition(try await statuses()) { return true }
+                await Task.yield()
+            }
+            return false
+        }
+    }
+
+    @Test func deliversEveryQueuedAlertOnceAndMarksIt() async throws {
+        let sink = RecordingSink()
+        let harness = try Harness(sinks: ["recorder": sink])
+        let alerts = try await harness.queue(5, to: ["recorder"])
+        let task = Task { await harness.dispatcher.run() }
+        defer { task.cancel() }
+        #expect(try await harness.waitUntil { $0 == Array(repeating: .delivered, count: 5) })
+        #expect(Set(sink.delivered.map(\.id)) == Set(alerts.map(\.id)))
+        #expect(sink.delivered.count == 5)
+    }
+
+    @Test func retryableFailuresBackOffThenSucceedWithTheSameID() async throws {
+        let sink = RecordingSink()
+        sink.failNext([SinkError(retryable: true, "HTTP 503"), SinkError(retryable: true, "HTTP 503")])
+        let harness = try Harness(sinks: ["recorder": sink])
+        let alerts = try await harness.queue(1, to: ["recorder"])
+        let task = Task { await harness.dispatcher.run() }
+        defer { task.cancel() }
+        #expect(await waitForAttempts(sink, 1))
+        let pending = try await harness.store.alerts(since: nil).flatMap(\.deliveries)
+        #expect(pending.first?.status == .pending)
+        #expect(pending.first?.nextAttemptAt == Timestamp(seconds: 1_001), "first retry after 1 s")
+        #expect(pending.first?.lastError == "HTTP 503")
+        harness.wall.advance(seconds: 1)
+        harness.doorbell.ring()
+        #expect(await waitForAttempts(sink, 2))
+        let second = try await harness.store.alerts(since: nil).flatMap(\.deliveries)
+        #expect(second.first?.nextAttemptAt == Timestamp(seconds: 1_003), "then after 2 s")
+        harness.wall.advance(seconds: 2)
+        harness.doorbell.ring()
+        #expect(try await harness.waitUntil { $0 == [.delivered] })
+        #expect(sink.delivered.map(\.id) == alerts.map(\.id))
+    }
+
+    @Test func permanentFailuresGoStraightToTheDeadLetters() async throws {
+        let sink = RecordingSink()
+        sink.failNext([SinkError(retryable: false, "HTTP 404")])
+        let harness = try Harness(sinks: ["recorder": sink])
+        _ = try await harness.queue(1, to: ["recorder"])
+        let task = Task { await harness.dispatcher.run() }
+        defer { task.cancel() }
+        #expect(try await harness.waitUntil { $0 == [.dead] })
+        #expect(try await harness.store.alerts(since: nil).first?.deliveries.first?.lastError == "HTTP 404")
+        #expect(sink.attempts == 1)
+    }
+
+    @Test func retriesStopAtTheMaximumAge() {
+        let schedule = RetrySchedule(initialDelay: 1_000, maximumDelay: 60_000, maximumAge: 10_000, jitter: 0)
+        let error = SinkError(retryable: true, "timeout")
+        let created = Timestamp(seconds: 0)
+        #expect(schedule.afterFailure(error, attempt: 1, createdAt: created, now: Timestamp(seconds: 5), random: 0) == .retry(at: Timestamp(seconds: 6), error: "timeout"))
+        guard case .dead = schedule.afterFailure(error, attempt: 5, createdAt: created, now: Timestamp(seconds: 9), random: 0) else {
+            Issue.record("expected a dead letter past the maximum age")
+            return
+        }
+        let limited = SinkError(retryable: true, "HTTP 429", retryAfterSeconds: 120)
+        #expect(RetrySchedule().afterFailure(limited, attempt: 1, createdAt: created, now: created, random: 0) == .retry(at: Timestamp(seconds: 120), error: "HTTP 429"))
+    }
+
+    @Test func aBlockedSinkNeverDelaysAnother() async throws {
+        let stuck = RecordingSink(name: "stuck")
+        let healthy = RecordingSink(name: "healthy")
+        stuck.block()
+        let harness = try Harness(sinks: ["stuck": stuck, "healthy": healthy])
+        _ = try await harness.queue(6, to: ["stuck", "healthy"])
+        let task = Task { await harness.dispatcher.run() }
+        defer {
+            stuck.unblock()
+            task.cancel()
+        }
+        for _ in 0..<20_000 where healthy.delivered.count < 6 { await Task.yield() }
+        #expect(healthy.delivered.count == 6)
+        #expect(stuck.delivered.isEmpty)
+        #expect(stuck.attempts == 4, "at most 4 in flight per sink")
+    }
+
+    @Test func shutdownFinishesDeliveriesInFlight() async throws {
+        let sink = RecordingSink()
+        sink.block()
+        let harness = try Harness(sinks: ["recorder": sink])
+        _ = try await harness.queue(1, to: ["recorder"])
+        let task = Task { await harness.dispatcher.run(shutdownGrace: .seconds(10)) }
+        #expect(await waitForAttempts(sink, 1))
+        await harness.dispatcher.stop()
+        sink.unblock()
+        await task.value
+        #expect(try await harness.statuses() == [.delivered])
+    }
+
+    func waitForAttempts(_ sink: RecordingSink, _ count: Int) async -> Bool {
+        for _ in 0..<100_000 {
+            if sink.attempts >= count { return true }
+            await Task.yield()
+        }
+        return false
+    }
+}

@@ -1,0 +1,102 @@
+import PriceWatchCore
+import PriceWatchEngine
+import PriceWatchStore
+import PriceWatchTestKit
+import Testing
+
+/// The scheduler on a manual clock: fixed rate without drift, skipped ticks on overrun, and
+/// independence between providers. No sleeps: time moves only when the test moves it.
+@Suite struct ProviderPollerTests {
+    typealias F = EngineFixtures
+
+    static func evaluator(rules: [Rule]) async throws -> RuleEvaluator {
+        try await RuleEvaluator(configuration: F.configuration(rules: rules, providers: ["fast", "slow"]),
+                                store: try SQLiteAlertStore.inMemory(), doorbell: Doorbell(), logger: F.logger, now: Timestamp(seconds: 0))
+    }
+
+    /// Waits (by yielding, not sleeping) until `provider` has been called `count` times.
+    static func waitForCalls(_ provider: ScriptedProvider, _ count: Int) async -> Bool {
+        for _ in 0..<100_000 {
+            if provider.calls.count >= count { return true }
+            await Task.yield()
+        }
+        return false
+    }
+
+    @Test func pollsImmediatelyThenEveryIntervalWithoutDrift() async throws {
+        let clock = ManualClock()
+        let provider = ScriptedProvider(name: "fast")
+        let evaluator = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")), provider: "fast")])
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), evaluator: evaluator,
+                                    clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
+        let task = Task { await poller.run() }
+        defer { task.cancel() }
+        #expect(await Self.waitForCalls(provider, 1))
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: .seconds(59))
+        #expect(provider.calls.count == 1, "not before the interval")
+        clock.advance(by: .seconds(1))
+        #expect(await Self.waitForCalls(provider, 2))
+        // Ticks stay on the grid start + k * interval: the next one is at 120 s.
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: .seconds(60))
+        #expect(await Self.waitForCalls(provider, 3))
+        #expect(provider.calls.allSatisfy { $0 == ["AAPL"] })
+    }
+
+    @Test func anOverrunningPollSkipsMissedTicksInsteadOfBursting() async throws {
+        let clock = ManualClock()
+        let provider = ScriptedProvider(name: "slow")
+        let evaluator = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")), provider: "slow")])
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(10), evaluator: evaluator,
+                                    clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
+        provider.hang()
+        let task = Task { await poller.run() }
+        defer { task.cancel() }
+        #expect(await Self.waitForCalls(provider, 1))
+        clock.advance(by: .seconds(35)) // the poll takes 35 s: ticks at 10, 20, 30 are missed
+        provider.release()
+        #expect(await clock.waitForSleepers(1))
+        #expect(provider.calls.count == 1, "no burst of catch-up polls")
+        clock.advance(by: .seconds(4)) // 39 s: still before the next grid tick at 40 s
+        #expect(provider.calls.count == 1)
+        clock.advance(by: .seconds(1))
+        #expect(await Self.waitForCalls(provider, 2))
+    }
+
+    @Test func oneProvidersSlownessNeverDelaysAnother() async throws {
+        let clock = ManualClock()
+        let slow = ScriptedProvider(name: "slow")
+        let fast = ScriptedProvider(name: "fast")
+        let evaluator = try await Self.evaluator(rules: [
+            F.rule("s", .above(F.decimal("1")), provider: "slow"), F.rule("f", .above(F.decimal("1")), provider: "fast"),
+        ])
+        slow.hang()
+        let pollers = [slow, fast].map { provider in
+            ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(10), evaluator: evaluator,
+                           clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
+        }
+        let task = Task { await withTaskGroup(of: Void.self) { group in for poller in pollers { group.addTask { await poller.run() } } } }
+        defer {
+            slow.release()
+            task.cancel()
+        }
+        #expect(await Self.waitForCalls(slow, 1))
+        for round in 1...3 {
+            #expect(await clock.waitForSleepers(1))
+            clock.advance(by: .seconds(10))
+            #expect(await Self.waitForCalls(fast, round + 1))
+        }
+        #expect(slow.calls.count == 1, "the slow provider is still in its first poll")
+    }
+
+    @Test func symbolsAreFetchedInBatchesOfTheProvidersSize() async throws {
+        let clock = ManualClock()
+        let provider = ScriptedProvider(name: "fast", batchSize: 2)
+        let evaluator = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")), symbols: ["A", "B", "C", "D", "E"], provider: "fast")])
+        let poller = ProviderPoller(provider: provider, symbols: ["A", "B", "C", "D", "E"], interval: .seconds(60),
+                                    evaluator: evaluator, clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
+        await poller.pollOnce()
+        #expect(provider.calls == [["A", "B"], ["C", "D"], ["E"]])
+    }
+}
