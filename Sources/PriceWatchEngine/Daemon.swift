@@ -1,0 +1,107 @@
+import Foundation
+import Logging
+import PriceWatchConfig
+import PriceWatchCore
+import PriceWatchStore
+import ServiceLifecycle
+import UnixSignals
+
+/// `pricewatch run`: loads the configuration, opens the store, and runs the pollers and the
+/// dispatcher until SIGTERM or SIGINT; SIGHUP reloads the configuration.
+public enum Daemon {
+    /// Exit status when the configuration is invalid at start (`RestartPreventExitStatus=78`).
+    public static let configurationErrorStatus: Int32 = 78
+
+    /// Runs the daemon; returns the process exit status.
+    public static func run(configPath: String, environment: [String: String], logger: Logger,
+                           observer: any DaemonObserver = SilentDaemonObserver()) async -> Int32 {
+        let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil)
+        report(diagnostics, logger: logger)
+        guard let setup = loaded else {
+            logger.critical("invalid configuration in \(configPath); not starting")
+            return configurationErrorStatus
+        }
+        let store: SQLiteAlertStore
+        do {
+            store = try SQLiteAlertStore.open(path: setup.configuration.statePath)
+        } catch {
+            logger.critical("\(error)")
+            return 1
+        }
+        let clock = ContinuousClock()
+        let wallClock: @Sendable () -> Timestamp = { Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
+        let doorbell = Doorbell()
+        let evaluator: RuleEvaluator
+        do {
+            evaluator = try await RuleEvaluator(configuration: setup.configuration, store: store, doorbell: doorbell,
+                                                logger: logger, now: wallClock())
+        } catch {
+            logger.critical("could not load state from \(setup.configuration.statePath): \(error)")
+            return 1
+        }
+        let sinkRegistry = SinkRegistry(setup.sinks)
+        let dispatcher = DeliveryDispatcher(store: store, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
+                                            wallClock: wallClock, logger: logger)
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        let reloadRequests = AsyncStream<Void> { continuation in
+            let task = Task {
+                for await _ in hangups { continuation.yield() }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        let polling = PollingService(
+            initial: setup, evaluator: evaluator, sinkRegistry: sinkRegistry, clock: clock, wallClock: wallClock,
+            logger: logger, reloadRequests: reloadRequests, observer: observer,
+            loadSetup: { previous in
+                logger.info("reloading configuration from \(configPath)")
+                return loadSetup(configPath: configPath, environment: environment, previous: previous)
+            })
+        let group = ServiceGroup(configuration: .init(
+            services: [
+                .init(service: DispatchService(dispatcher: dispatcher)),
+                .init(service: polling),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        logger.notice("pricewatch started: \(PollingService<ContinuousClock>.summary(setup.configuration)); state in \(setup.configuration.statePath)")
+        do {
+            try await group.run()
+        } catch {
+            logger.critical("stopped on error: \(error)")
+            return 1
+        }
+        logger.notice("pricewatch stopped")
+        return 0
+    }
+
+    /// Loads and validates the configuration and builds its adapters. Providers whose settings
+    /// are unchanged from `previous` are reused.
+    static func loadSetup(configPath: String, environment: [String: String],
+                          previous: PollingService<ContinuousClock>.Setup?) -> (PollingService<ContinuousClock>.Setup?, [Diagnostic]) {
+        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment)
+        guard let configuration, !diagnostics.containsErrors else { return (nil, diagnostics) }
+        var kept = configuration
+        if let previous {
+            // Rebuild only providers whose settings changed.
+            kept.providers = configuration.providers.filter { settings in previous.configuration.provider(named: settings.name) != settings }
+        }
+        let (built, providerDiagnostics) = AdapterFactory.providers(for: kept)
+        var providers = built
+        if let previous {
+            for settings in configuration.providers where providers[settings.name] == nil {
+                providers[settings.name] = previous.providers[settings.name]
+            }
+        }
+        let (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration)
+        let all = diagnostics + providerDiagnostics + sinkDiagnostics
+        guard !all.containsErrors else { return (nil, all) }
+        return (PollingService.Setup(configuration: configuration, providers: providers, sinks: sinks), all)
+    }
+
+    static func report(_ diagnostics: [Diagnostic], logger: Logger) {
+        for diagnostic in diagnostics {
+            FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import PriceWatchTestKit
+import Testing
+
+/// `pricewatch check` end to end: the built binary, its output and its exit codes.
+@Suite struct CheckCommandTests {
+    @Test(arguments: ["etc/pricewatch/pricewatch.toml", "demo/pricewatch.toml"])
+    func bundledConfigurationsPass(path: String) throws {
+        let result = try CommandRunner.run(["check", "--config", path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.outputLines.count == 1)
+        #expect(result.outputLines.first?.hasPrefix("\(path): ok: ") == true)
+        #expect(result.standardError.isEmpty)
+    }
+
+    @Test func configPathComesFromTheEnvironmentWhenNotGiven() throws {
+        let result = try CommandRunner.run(["check"], environment: ["PRICEWATCH_CONFIG": "demo/pricewatch.toml"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "demo/pricewatch.toml: ok: 7 rules on 1 symbol, 1 provider, 1 sink\n")
+    }
+
+    @Test func everyErrorOfEveryFileIsReportedAndTheExitCodeIsOne() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("pricewatch.toml", """
+            interval = "1m"
+            [providers.replay]
+            type = "replay"
+            file = "prices.csv"
+            [sinks.console]
+            type = "stdout"
+            """)
+        try directory.write("prices.csv", "symbol,time,price\nAAPL,2024-10-02,225.70\n")
+        try directory.write("rules.d/a.toml", """
+            [[rule]]
+            id = "one"
+            symbol = "AAPL"
+            above = 200
+            below = 100
+            """)
+        try directory.write("rules.d/b.toml", """
+            [[rule]]
+            id = "two"
+            symbol = "AAPL"
+            rise = 5
+            rearm = 6
+            """)
+        let result = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
+        #expect(result.status == 1)
+        #expect(result.standardOutput.isEmpty)
+        let errors = result.errorLines
+        #expect(errors.count == 2, "\(errors)")
+        #expect(errors.first?.hasPrefix("rules.d/a.toml:") == true)
+        #expect(errors.last?.hasPrefix("rules.d/b.toml:") == true)
+        #expect(errors.allSatisfy { $0.contains(": error: ") })
+    }
+
+    @Test func aMalformedReplayFileIsAnErrorNamingItsLine() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("pricewatch.toml", """
+            [providers.replay]
+            type = "replay"
+            file = "prices.csv"
+            [sinks.console]
+            type = "stdout"
+            """)
+        try directory.write("prices.csv", "symbol,time,price\nAAPL,2024-10-02,225.70\nAAPL,yesterday,225.70\n")
+        try directory.write("rules.d/a.toml", "[[rule]]\nid = \"a\"\nsymbol = \"AAPL\"\nabove = 1\n")
+        let result = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
+        #expect(result.status == 1)
+        #expect(result.errorLines.count == 1)
+        #expect(result.errorLines.first?.hasPrefix("\(directory.path)/prices.csv:3:6: error: symbol AAPL: expected a time") == true,
+                "\(result.errorLines)")
+    }
+
+    @Test func usageErrorsExitWith64() throws {
+        #expect(try CommandRunner.run(["check", "--no-such-flag"]).status == 64)
+        #expect(try CommandRunner.run(["backtest", "--rules", "demo/rules.d"]).status == 64)
+        #expect(try CommandRunner.run(["no-such-command"]).status == 64)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import PriceWatchTestKit
+import Testing
+
+/// `pricewatch run` end to end: the real binary over a replay provider and a SQLite file.
+@Suite(.serialized) struct RunCommandTests {
+    static func writeDaemon(in directory: TemporaryDirectory, prices: [String]) throws {
+        try directory.write("pricewatch.toml", """
+            state = "state/pricewatch.db"
+            interval = "1s"
+            [providers.replay]
+            type = "replay"
+            file = "prices.csv"
+            [sinks.out]
+            type = "stdout"
+            format = "json"
+            """)
+        let rows = prices.enumerated().map { "X,\(1_727_875_800 + $0.offset * 60),\($0.element)" }
+        try directory.write("prices.csv", (["symbol,time,price"] + rows).joined(separator: "\n") + "\n")
+        try directory.write("rules.d/x.toml", "[[rule]]\nid = \"x-crosses-15\"\nsymbol = \"X\"\ncrosses = 15\n")
+    }
+
+    static func alertTimes(_ lines: [String]) -> [String] {
+        lines.compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["time"] as? String
+        }
+    }
+
+    @Test func anInvalidConfigurationAtStartExits78() async throws {
+        let directory = try TemporaryDirectory()
+        try Self.writeDaemon(in: directory, prices: ["10"])
+        try directory.write("rules.d/bad.toml", "[[rule]]\nid = \"bad\"\nsymbol = \"X\"\n")
+        let result = try CommandRunner.run(["run", "--config", "pricewatch.toml"], in: directory.path)
+        #expect(result.status == 78)
+        #expect(result.errorLines.contains { $0.hasPrefix("rules.d/bad.toml") && $0.contains("error:") })
+    }
+
+    /// Stop the daemon part-way, start it again over the same database: every crossing is
+    /// alerted exactly once across both runs, with distinct ids.
+    @Test func aRestartNeverFiresTheSameCrossingTwice() async throws {
+        let directory = try TemporaryDirectory()
+        // crosses 15: quote 1 records the side; quotes 2...6 each cross.
+        try Self.writeDaemon(in: directory, prices: ["10", "20", "10", "20", "10", "20"])
+        let first = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
+        #expect(await first.waitForOutput { Self.alertTimes($0).count >= 2 }, "\(first.errorLines)")
+        #expect(await first.stop() == 0)
+        let firstAlerts = first.outputLines
+
+        let second = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
+        // The last row's crossing comes after every replayed repeat, so waiting for it proves
+        // the repeats were processed.
+        #expect(await second.waitForOutput { Self.alertTimes($0).contains("2024-10-02T13:35:00Z") }, "\(second.errorLines)")
+        #expect(await second.stop() == 0)
+
+        let all = firstAlerts + second.outputLines
+        let times = Self.alertTimes(all)
+        #expect(times.sorted() == ["2024-10-02T13:31:00Z", "2024-10-02T13:32:00Z", "2024-10-02T13:33:00Z",
+                                   "2024-10-02T13:34:00Z", "2024-10-02T13:35:00Z"])
+        let ids = all.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["id"] as? String }
+        #expect(Set(ids).count == 5)
+    }
+
+    @Test func sighupWithABrokenConfigurationKeepsTheRunningOne() async throws {
+        let directory = try TemporaryDirectory()
+        try Self.writeDaemon(in: directory, prices: ["10", "20", "10", "20", "10", "20", "10", "20"])
+        let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
+        #expect(await daemon.waitForOutput { Self.alertTimes($0).count >= 1 })
+        try directory.write("rules.d/x.toml", "[[rule]]\nid = \"x-crosses-15\"\nsymbol = \"X\"\ncrosses = 15\nrearm = 1\n")
+        daemon.signal(SIGHUP)
+        // The daemon keeps alerting with the old rules after rejecting the new ones.
+        let seen = Self.alertTimes(daemon.outputLines).count
+        #expect(await daemon.waitForOutput { Self.alertTimes($0).count >= seen + 2 })
+        #expect(await daemon.stop(signal: SIGINT) == 0)
+        #expect(daemon.errorLines.contains { $0.contains("rules.d/x.toml") && $0.contains("'rearm'") })
+        #expect(daemon.errorLines.contains { $0.contains("configuration reload rejected") })
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+
+/// Runs the built `pricewatch` executable, as a user or a script would.
+public enum CommandRunner {
+    /// What a finished command printed and returned.
+    public struct Result: Sendable {
+        public var status: Int32
+        public var standardOutput: String
+        public var standardError: String
+        public var outputLines: [String] { standardOutput.split(separator: "\n").map(String.init) }
+        public var errorLines: [String] { standardError.split(separator: "\n").map(String.init) }
+    }
+
+    /// The `pricewatch` binary next to the running test bundle (the same build).
+    public static var executable: String {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [directory, directory.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent("pricewatch").path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return RepositoryFiles.path(".build/debug/pricewatch")
+    }
+
+    /// Runs `pricewatch` with `arguments` in `directory` and waits for it to exit.
+    public static func run(_ arguments: [String], in directory: String = RepositoryFiles.root,
+                           environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "PRICEWATCH_CONFIG")
+        env.merge(environment) { $1 }
+        process.environment = env
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes to the end before waiting, so a large output never blocks the child.
+        let errorData = Mutex(Data())
+        let errorReader = Thread { errorData.withLock { $0 = error.fileHandleForReading.readDataToEndOfFile() } }
+        errorReader.start()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while errorReader.isExecuting || !errorReader.isFinished { Thread.sleep(forTimeInterval: 0.001) }
+        return Result(status: process.terminationStatus,
+                      standardOutput: String(decoding: outputData, as: UTF8.self),
+                      standardError: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+    }
+}
