@@ -1,0 +1,189 @@
+import PriceWatchCore
+
+/// Loads the configuration: the main file, every rule file, their checks and the defaults
+/// that connect them (`rules.md`, "Files", "Rules"; `cli.md`, "Diagnostics").
+///
+/// Every problem of every file is reported at once, each as a `Diagnostic` with its position
+/// when it is known: one bad rule does not stop the other rules from being checked, and a
+/// syntax error in one rule file does not stop the other files. Secrets are resolved while
+/// loading and never appear in a diagnostic.
+public enum ConfigurationLoader {
+    /// Loads the main file and every rule file; returns the configuration when there are no
+    /// errors, and every diagnostic (errors and warnings) of every file, sorted by file then
+    /// line.
+    ///
+    /// - Parameters:
+    ///   - mainFile: the main file's path as the user gave it; diagnostics about it show this
+    ///     path, and rule files show it's directory joined with `rules` as written
+    ///     (`etc/pricewatch/rules.d/tech.toml`).
+    ///   - environment: the variables `{ env = "VAR" }` secrets and `CREDENTIALS_DIRECTORY` are
+    ///     read from (`ProcessInfo.processInfo.environment` in the daemon).
+    public static func load(mainFile: String, environment: [String: String]) -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
+        let directory = ConfigPaths.directory(of: mainFile)
+        let baseDirectory = ConfigPaths.absolute(directory.isEmpty ? "." : directory)
+        let mainPath = ConfigPaths.absolute(mainFile)
+        let main = ConfigFile.read(absolutePath: mainPath, displayPath: mainFile, what: "configuration file")
+        let settings = MainFileReader(file: main, baseDirectory: baseDirectory, environment: environment).read()
+        let rulesKey = TOMLKeyPath(keys: "rules")
+
+        // Which rules to check. When the main file is not valid TOML its rules are still
+        // checked, at the `rules` path if it can be made out, so one pass shows every error.
+        var rulesPath = settings.rules
+        var rulesWritten = settings.rulesWritten
+        if main.root == nil {
+            guard ConfigPaths.kind(of: mainPath) == .file else { return (nil, main.diagnostics) }
+            if let plain = main.sourceMap.plainString(at: rulesKey) {
+                rulesPath = plain
+                rulesWritten = true
+            } else if main.sourceMap.entry(at: rulesKey) != nil {
+                rulesPath = nil
+            }
+        }
+        var ruleSet: RuleSet?
+        var rulesDisplay = ""
+        if let rulesPath {
+            rulesDisplay = ConfigPaths.join(directory, rulesPath)
+            let absolute = ConfigPaths.absolute(rulesPath, relativeTo: baseDirectory)
+            ruleSet = RuleSet.read(displayPath: rulesDisplay, absolutePath: absolute)
+            if ruleSet == nil, rulesWritten, main.root != nil {
+                main.error("rules: no such file or directory '\(absolute)'", at: rulesKey)
+            }
+        }
+        let drafts = ruleSet?.drafts ?? []
+
+        var configuration: Configuration?
+        if main.root != nil {
+            let rules = resolve(drafts, settings: settings, main: main)
+            var retention = settings.retention
+            if drafts.isEmpty {
+                if rulesPath != nil, ruleSet != nil || !rulesWritten {
+                    main.warning("no rules are defined in '\(rulesDisplay)'; nothing will be watched", at: .root)
+                }
+            } else if rules.count == drafts.count {
+                warnUnused(rules: rules, settings: settings, main: main)
+                retention = effectiveRetention(rules: rules, settings: settings, main: main)
+            }
+            let diagnostics = main.diagnostics + (ruleSet?.diagnostics ?? [])
+            if !diagnostics.containsErrors {
+                configuration = Configuration(mainFile: mainFile, statePath: settings.statePath,
+                                              interval: settings.interval, retention: retention,
+                                              providers: settings.providers, sinks: settings.sinks, rules: rules)
+            }
+        }
+        let diagnostics = (main.diagnostics + (ruleSet?.diagnostics ?? [])).sortedByLocation()
+        return (configuration, diagnostics)
+    }
+
+    /// For `pricewatch backtest --rules PATH`: a rule file or a directory of *.toml rule files,
+    /// with no main file: a rule's `provider` and `notify` are NOT checked (keep them as written
+    /// or nil/[]).
+    ///
+    /// - Parameter path: the path as the user gave it; diagnostics show it (joined with the
+    ///   file name for a directory).
+    public static func loadRules(at path: String) -> (rules: [Rule]?, diagnostics: [Diagnostic]) {
+        let absolute = ConfigPaths.absolute(path)
+        guard let set = RuleSet.read(displayPath: path, absolutePath: absolute) else {
+            return (nil, [.error("cannot read the rules: no such file or directory", path: path)])
+        }
+        var diagnostics = set.diagnostics
+        if set.drafts.isEmpty && !diagnostics.containsErrors {
+            diagnostics.append(.warning("no rules are defined", path: path))
+        }
+        diagnostics = diagnostics.sortedByLocation()
+        guard !diagnostics.containsErrors else { return (nil, diagnostics) }
+        return (set.drafts.compactMap(\.rule), diagnostics)
+    }
+
+    // MARK: - Across files
+
+    /// Applies the main file's defaults to each rule's `provider` and `notify`, checking the
+    /// names; returns the rules that are complete.
+    private static func resolve(_ drafts: [RuleDraft], settings: MainSettings, main: ConfigFile) -> [Rule] {
+        guard !drafts.isEmpty else { return [] }
+        if settings.providersReadable && settings.providerNames.isEmpty {
+            main.error("no providers are defined; rules need at least one [providers.NAME] table", at: .root)
+        }
+        if settings.sinksReadable && settings.sinkNames.isEmpty {
+            main.error("no sinks are defined; alerts need at least one [sinks.NAME] table", at: .root)
+        }
+        var rules: [Rule] = []
+        for draft in drafts {
+            let reader = draft.reader
+            var provider: String?
+            if let written = draft.provider {
+                if settings.providersReadable, !settings.providerNames.contains(written) {
+                    reader.error(Wording.unknownName("provider", written, among: settings.providerNames), key: "provider")
+                } else {
+                    provider = written
+                }
+            } else if reader.has("provider") {
+                // Written wrongly; already reported at the rule.
+            } else if let fallback = settings.defaultProvider {
+                provider = fallback
+            } else if settings.defaultProviderWritten {
+                // The main file's `provider` is wrong; already reported there.
+            } else if settings.providerNames.count == 1 {
+                provider = settings.providerNames.first
+            } else if settings.providerNames.count > 1 {
+                reader.tableError("no provider: name one with 'provider', or set a default 'provider' in "
+                                  + "\(main.displayPath) (providers: \(settings.providerNames.joined(separator: ", ")))")
+            }
+
+            var notify: [String]?
+            if let written = draft.notify {
+                let errors = reader.file.errorCount
+                if settings.sinksReadable {
+                    reader.checkDeclared(written, key: "notify", kind: "sink", declared: settings.sinkNames)
+                }
+                if reader.file.errorCount == errors { notify = written }
+            } else if reader.has("notify") {
+                // Written wrongly; already reported at the rule.
+            } else if let fallback = settings.defaultNotify {
+                notify = fallback
+            } else if settings.defaultNotifyWritten {
+                // The main file's `notify` is wrong; already reported there.
+            } else {
+                notify = settings.sinkNames
+            }
+
+            if var rule = draft.rule, let provider, let notify, !notify.isEmpty {
+                rule.provider = provider
+                rule.notify = notify
+                rules.append(rule)
+            }
+        }
+        return rules
+    }
+
+    /// Warns about providers no rule uses (directly or as a fallback of a used provider) and
+    /// sinks no rule notifies.
+    private static func warnUnused(rules: [Rule], settings: MainSettings, main: ConfigFile) {
+        var used = Set(rules.compactMap(\.provider))
+        var pending = Array(used)
+        while let name = pending.popLast() {
+            for fallback in settings.providers.first(where: { $0.name == name })?.fallback ?? [] where used.insert(fallback).inserted {
+                pending.append(fallback)
+            }
+        }
+        for provider in settings.providers where !used.contains(provider.name) {
+            main.warning("providers.\(TOMLKeyPath.quotedIfNeeded(provider.name)): not used by any rule",
+                         at: TOMLKeyPath(keys: "providers", provider.name))
+        }
+        let notified = Set(rules.flatMap(\.notify))
+        for sink in settings.sinks where !notified.contains(sink.name) {
+            main.warning("sinks.\(TOMLKeyPath.quotedIfNeeded(sink.name)): not used by any rule",
+                         at: TOMLKeyPath(keys: "sinks", sink.name))
+        }
+    }
+
+    /// The retention to use: never shorter than the longest `from` window of a rule, with a
+    /// warning when the configured one is.
+    private static func effectiveRetention(rules: [Rule], settings: MainSettings, main: ConfigFile) -> RuleDuration {
+        guard let longest = rules.compactMap({ rule in rule.window.map { (rule, $0) } }).max(by: { $0.1 < $1.1 }),
+              settings.retention < longest.1 else { return settings.retention }
+        let configured = settings.retentionWritten ? "retention (\(settings.retention))" : "retention (default \(settings.retention))"
+        main.warning("\(configured) is shorter than the longest rule window (from = \"\(longest.1)\" in rule "
+                     + "'\(longest.0.id)'); keeping \(longest.1) of history", at: TOMLKeyPath(keys: "retention"))
+        return longest.1
+    }
+}

@@ -1,0 +1,215 @@
+import PriceWatchCore
+
+/// Reads the main file (`pricewatch.toml`): its keys, its `[providers.NAME]` and
+/// `[sinks.NAME]` tables, and their secrets, reporting every problem to the file.
+struct MainFileReader {
+    let file: ConfigFile
+    /// The main file's directory, absolute: relative paths in the main file start there.
+    let baseDirectory: String
+    let environment: [String: String]
+
+    /// The keys of the main file's root table.
+    static let keys = ["rules", "state", "interval", "retention", "provider", "notify", "providers", "sinks"]
+
+    private var secrets: SecretResolver { SecretResolver(baseDirectory: baseDirectory, environment: environment) }
+
+    /// A decoded value of a `TableSchema` field.
+    enum FieldValue {
+        case string(String)
+        case path(String)
+        case secret(Secret)
+
+        var string: String? { if case .string(let value) = self { value } else { nil } }
+        var path: String? { if case .path(let value) = self { value } else { nil } }
+        var secret: Secret? { if case .secret(let value) = self { value } else { nil } }
+    }
+
+    func read() -> MainSettings {
+        var settings = MainSettings()
+        guard let root = file.root else { return settings }
+        let reader = TableReader(file: file, path: .root, values: root, subject: .root)
+        reader.checkUnknownKeys(allowed: Self.keys)
+
+        if reader.has("rules") {
+            settings.rulesWritten = true
+            settings.rules = reader.nonEmptyString("rules", expected: "a path")
+        }
+        if let state = reader.nonEmptyString("state", expected: "a path") {
+            settings.statePath = ConfigPaths.absolute(state, relativeTo: baseDirectory)
+        }
+        if let interval = reader.duration("interval") { settings.interval = interval }
+        settings.retentionWritten = reader.has("retention")
+        if let retention = reader.duration("retention") { settings.retention = retention }
+
+        readProviders(reader, into: &settings)
+        readSinks(reader, into: &settings)
+
+        if reader.has("provider") {
+            settings.defaultProviderWritten = true
+            if let name = reader.nonEmptyString("provider", expected: "a provider name") {
+                if !settings.providersReadable || settings.providerNames.contains(name) {
+                    settings.defaultProvider = name
+                } else {
+                    reader.error(Wording.unknownName("provider", name, among: settings.providerNames), key: "provider")
+                }
+            }
+        }
+        if reader.has("notify") {
+            settings.defaultNotifyWritten = true
+            if let names = reader.nameList("notify", kind: "sink") {
+                let errors = file.errorCount
+                if settings.sinksReadable {
+                    reader.checkDeclared(names, key: "notify", kind: "sink", declared: settings.sinkNames)
+                }
+                if file.errorCount == errors { settings.defaultNotify = names }
+            }
+        }
+        return settings
+    }
+
+    // MARK: - Providers
+
+    private func readProviders(_ root: TableReader, into settings: inout MainSettings) {
+        guard root.has("providers") else { return }
+        guard let tables = root.tables("providers", expected: "a table of [providers.NAME] tables") else {
+            settings.providersReadable = false
+            return
+        }
+        var fallbacks: [(reader: TableReader, names: [String])] = []
+        for (name, values) in tables {
+            settings.providerNames.append(name)
+            let reader = TableReader(file: file, path: TOMLKeyPath(keys: "providers", name), values: values, subject: .table)
+            let errors = file.errorCount
+            let (provider, fallback) = readProvider(name, reader, defaultInterval: settings.interval)
+            if let fallback { fallbacks.append((reader, fallback)) }
+            if let provider, file.errorCount == errors { settings.providers.append(provider) }
+        }
+        for (reader, names) in fallbacks {
+            let own = reader.path.components.last.flatMap { if case .key(let name) = $0 { name } else { nil } }
+            for (index, name) in names.enumerated() {
+                let elementPath = reader.path.appending("fallback").appending(index: index)
+                if name == own {
+                    reader.error("a provider cannot fall back to itself ('\(name)')", key: "fallback", at: elementPath)
+                } else if !settings.providerNames.contains(name) {
+                    reader.error(Wording.unknownName("provider", name, among: settings.providerNames),
+                                 key: "fallback", at: elementPath)
+                }
+            }
+        }
+    }
+
+    /// The provider (when its table is valid) and its `fallback` as written (checked once every
+    /// provider name is known).
+    private func readProvider(_ name: String, _ reader: TableReader,
+                              defaultInterval: RuleDuration) -> (ProviderConfiguration?, fallback: [String]?) {
+        checkName(name, kind: "provider", reader: reader)
+        let schema = readType(reader, kind: "provider", known: ProviderTypes.typeNames, schemaFor: ProviderTypes.schema)
+        // With an unknown type, keys are checked against every type's keys, to still catch typos.
+        let extraKeys = schema?.keys ?? ProviderTypes.all.flatMap(\.keys)
+        reader.checkUnknownKeys(allowed: ProviderTypes.commonKeys + extraKeys)
+        let baseURL = url("base_url", reader)
+        let interval = reader.duration("interval")
+        let apiKey = secrets.resolve("api_key", in: reader)
+        let fallback = reader.nameList("fallback", kind: "provider", allowingEmpty: true)
+        guard let schema else { return (nil, fallback) }
+        let fields = decode(schema, reader)
+        let provider = ProviderConfiguration(name: name, type: schema.type, baseURL: baseURL,
+                                             interval: interval ?? defaultInterval, apiKey: apiKey,
+                                             fallback: fallback ?? [], file: fields["file"]?.path)
+        return (provider, fallback)
+    }
+
+    // MARK: - Sinks
+
+    private func readSinks(_ root: TableReader, into settings: inout MainSettings) {
+        guard root.has("sinks") else { return }
+        guard let tables = root.tables("sinks", expected: "a table of [sinks.NAME] tables") else {
+            settings.sinksReadable = false
+            return
+        }
+        for (name, values) in tables {
+            settings.sinkNames.append(name)
+            let reader = TableReader(file: file, path: TOMLKeyPath(keys: "sinks", name), values: values, subject: .table)
+            let errors = file.errorCount
+            checkName(name, kind: "sink", reader: reader)
+            let schema = readType(reader, kind: "sink", known: SinkTypes.typeNames, schemaFor: SinkTypes.schema)
+            reader.checkUnknownKeys(allowed: SinkTypes.commonKeys + (schema?.keys ?? SinkTypes.all.flatMap(\.keys)))
+            guard let schema else { continue }
+            let fields = decode(schema, reader)
+            if file.errorCount == errors {
+                settings.sinks.append(SinkConfiguration(name: name, type: schema.type, format: fields["format"]?.string))
+            }
+        }
+    }
+
+    // MARK: - Shared
+
+    private func checkName(_ name: String, kind: String, reader: TableReader) {
+        guard !Wording.isIdentifier(name, allowingUppercase: true, allowingDots: false) else { return }
+        reader.tableError("expected a \(kind) name of letters, digits, '_' and '-' (starting with a letter or digit), "
+                          + "found \(Wording.quoted(name))")
+    }
+
+    /// Reads `type` and returns its schema; a missing or unknown type is reported.
+    private func readType(_ reader: TableReader, kind: String, known: [String],
+                          schemaFor: (String) -> TableSchema?) -> TableSchema? {
+        guard reader.require("type", " (known types: \(known.joined(separator: ", ")))"),
+              let type = reader.nonEmptyString("type", expected: "a \(kind) type") else { return nil }
+        guard let schema = schemaFor(type) else {
+            reader.error(Wording.unknownType(kind, type, known: known), key: "type")
+            return nil
+        }
+        return schema
+    }
+
+    private func url(_ key: String, _ reader: TableReader) -> String? {
+        guard let text = reader.nonEmptyString(key, expected: "a URL") else { return nil }
+        let lowercased = text.lowercased()
+        for scheme in ["http://", "https://"] where lowercased.hasPrefix(scheme) && text.count > scheme.count {
+            return text
+        }
+        reader.error("expected an http:// or https:// URL, found \(Wording.quoted(text))", key: key)
+        return nil
+    }
+
+    /// Decodes the type-specific fields of `schema`; missing required fields are reported,
+    /// optional choices get their default.
+    private func decode(_ schema: TableSchema, _ reader: TableReader) -> [String: FieldValue] {
+        var result: [String: FieldValue] = [:]
+        for field in schema.fields {
+            guard reader.has(field.key) else {
+                if field.required {
+                    reader.tableError("missing required key '\(field.key)' for type '\(schema.type)' (\(field.summary))")
+                } else if case .choice(let options) = field.kind, let first = options.first {
+                    result[field.key] = .string(first)
+                }
+                continue
+            }
+            switch field.kind {
+            case .string:
+                if let text = reader.nonEmptyString(field.key) { result[field.key] = .string(text) }
+            case .choice(let options):
+                guard let text = reader.string(field.key, expected: Wording.quotedList(options, quote: "\"", conjunction: "or")) else { break }
+                if options.contains(text) {
+                    result[field.key] = .string(text)
+                } else {
+                    reader.error("expected \(Wording.quotedList(options, quote: "\"", conjunction: "or")), found \(Wording.quoted(text))",
+                                 key: field.key)
+                }
+            case .url:
+                if let text = url(field.key, reader) { result[field.key] = .string(text) }
+            case .existingFile:
+                guard let written = reader.nonEmptyString(field.key, expected: "a path") else { break }
+                let path = ConfigPaths.absolute(written, relativeTo: baseDirectory)
+                if let reason = ConfigPaths.unreadableReason(path) {
+                    reader.error("cannot read '\(path)': \(reason)", key: field.key)
+                } else {
+                    result[field.key] = .path(path)
+                }
+            case .secret:
+                if let secret = secrets.resolve(field.key, in: reader) { result[field.key] = .secret(secret) }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,18 @@
+/// The provider types the configuration accepts, and the keys of a `[providers.NAME]` table.
+enum ProviderTypes {
+    /// Keys every provider accepts, whatever its type: `type`, `base_url` (a mirror, a proxy
+    /// or a test server), `interval` (a duration), `api_key` (a secret) and `fallback` (names
+    /// of providers to use while this one fails).
+    static let commonKeys = ["type", "base_url", "interval", "api_key", "fallback"]
+
+    /// One row per provider type. Real services arrive as further rows.
+    static let all: [TableSchema] = [
+        TableSchema(type: "replay", summary: "replays a CSV of quotes, for demos and tests", fields: [
+            .init("file", .existingFile, required: true, "the CSV to replay, in the backtest format"),
+        ]),
+    ]
+
+    static func schema(for type: String) -> TableSchema? { all.first { $0.type == type } }
+
+    static var typeNames: [String] { all.map(\.type) }
+}

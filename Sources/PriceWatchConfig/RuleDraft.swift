@@ -1,0 +1,19 @@
+import PriceWatchCore
+
+/// One `[[rule]]` as read from its file, before the main file's defaults are applied.
+///
+/// Kept even when the rule has errors, so that one bad rule still takes part in the checks
+/// across rules (duplicate ids, unknown providers and sinks).
+struct RuleDraft {
+    /// Reports about this rule: its file, its path (`rule[2]`) and its label (`rule 'aapl-200'`).
+    let reader: TableReader
+    /// The id when it is written as a non-empty string (valid or not), for duplicate checks.
+    let id: String?
+    /// `provider` as written, when it is a non-empty string.
+    let provider: String?
+    /// `notify` as written, when it is a valid list of names.
+    let notify: [String]?
+    /// The rule with `provider` and `notify` as written (`nil` and `[]` when absent), when
+    /// nothing in the rule is wrong.
+    let rule: Rule?
+}

@@ -1,0 +1,254 @@
+import PriceWatchCore
+
+/// Reads the `[[rule]]` tables of one rule file (`rules.md`, "Rules"), reporting every
+/// problem of every rule to the file.
+enum RuleReader {
+    /// The keys of a `[[rule]]` table.
+    static let keys = ["id", "symbol", "symbols", "provider"] + Condition.keys
+        + ["from", "rearm", "cooldown", "once", "expires", "enabled", "notify", "message"]
+
+    /// The rules of `file`, in file order; none when the file could not be parsed.
+    static func read(_ file: ConfigFile) -> [RuleDraft] {
+        guard let root = file.root else { return [] }
+        let reader = TableReader(file: file, path: .root, values: root, subject: .root)
+        reader.checkUnknownKeys(allowed: ["rule"])
+        guard let value = root["rule"] else { return [] }
+        guard case .array(let elements) = value else {
+            reader.error("expected an array of tables ([[rule]]), found \(value.kindDescription)", key: "rule")
+            return []
+        }
+        var drafts: [RuleDraft] = []
+        for (index, element) in elements.enumerated() {
+            let path = TOMLKeyPath(keys: "rule").appending(index: index)
+            guard case .table(let values) = element else {
+                file.error("rule #\(index + 1): expected a table, found \(element.kindDescription)", at: path)
+                continue
+            }
+            drafts.append(readRule(values, at: path, number: index + 1, in: file))
+        }
+        return drafts
+    }
+
+    private static func readRule(_ values: [String: ConfigValue], at path: TOMLKeyPath, number: Int,
+                                 in file: ConfigFile) -> RuleDraft {
+        var label = "rule #\(number)"
+        if case .string(let written)? = values["id"], !written.isEmpty { label = "rule '\(written)'" }
+        let reader = TableReader(file: file, path: path, values: values, subject: .rule(label))
+        let errors = file.errorCount
+        reader.checkUnknownKeys(allowed: keys)
+
+        let id = readID(reader)
+        let symbols = readSymbols(reader)
+        let provider = reader.nonEmptyString("provider", expected: "a provider name")
+
+        // The condition: exactly one of its keys; every written condition value is checked.
+        let conditionKeys = reader.keys.filter(Condition.keys.contains)
+        if conditionKeys.isEmpty {
+            reader.tableError("missing a condition; expected one of "
+                              + Wording.quotedList(Condition.keys, conjunction: "or"))
+        } else if conditionKeys.count > 1 {
+            reader.tableError("expected exactly one condition, found \(Wording.quotedList(conditionKeys))",
+                              at: conditionKeys[1])
+        }
+        var condition: Condition?
+        for key in conditionKeys {
+            guard let value = reader.decimal(key) else { continue }
+            let isPercent = ["rise", "fall", "move"].contains(key)
+            guard value.isPositive else {
+                reader.error("expected a \(isPercent ? "percent" : "price") greater than 0, found \(value)", key: key)
+                continue
+            }
+            if key == "fall" && value >= .hundred {
+                reader.file.warning("\(reader.name(key)): a price cannot fall by \(value)%, so this rule never fires",
+                                    at: path.appending(key))
+            }
+            if conditionKeys.count == 1 { condition = Condition(key: key, value: value) }
+        }
+        let conditionKey = conditionKeys.count == 1 ? conditionKeys.first : nil
+        let isPercent = conditionKey.map { ["rise", "fall", "move"].contains($0) }
+
+        let baseline = readBaseline(reader, conditionKey: conditionKey, isPercent: isPercent)
+        let rearm = readRearm(reader, conditionKey: conditionKey, isPercent: isPercent, condition: condition)
+        let cooldown = reader.duration("cooldown")
+        let once = reader.bool("once")
+        let expires = readExpires(reader)
+        let enabled = reader.bool("enabled")
+        let notify = reader.nameList("notify", kind: "sink")
+        var message: MessageTemplate?
+        if let text = reader.nonEmptyString("message", expected: "a message template") {
+            do {
+                message = try MessageTemplate(parsing: text)
+            } catch {
+                reader.error(error.description, key: "message")
+            }
+        }
+
+        var rule: Rule?
+        if file.errorCount == errors, let id, let symbols, let condition {
+            rule = Rule(id: id, symbols: symbols, provider: provider, condition: condition,
+                        baseline: baseline ?? .previousClose, rearm: rearm ?? .zero, cooldown: cooldown,
+                        once: once ?? false, expires: expires, enabled: enabled ?? true, notify: notify ?? [],
+                        message: message)
+        }
+        let writtenID: String? = if case .string(let text)? = values["id"], !text.isEmpty { text } else { nil }
+        return RuleDraft(reader: reader, id: writtenID, provider: provider, notify: notify, rule: rule)
+    }
+
+    private static func readID(_ reader: TableReader) -> String? {
+        guard reader.require("id"), let id = reader.nonEmptyString("id", expected: "a rule id") else { return nil }
+        guard Wording.isIdentifier(id) else {
+            reader.error("expected lowercase letters, digits, '_', '.' or '-', starting with a letter or digit "
+                         + "([a-z0-9][a-z0-9_.-]*), found \(Wording.quoted(id))", key: "id")
+            return nil
+        }
+        return id
+    }
+
+    private static func readSymbols(_ reader: TableReader) -> [String]? {
+        switch (reader.has("symbol"), reader.has("symbols")) {
+        case (true, true):
+            reader.tableError("'symbol' and 'symbols' are both given; use one of them", at: "symbols")
+            _ = reader.string("symbol", expected: "a symbol")
+            _ = reader.stringArray("symbols", expected: "an array of symbols")
+            return nil
+        case (false, false):
+            reader.tableError("missing required key 'symbol' or 'symbols'")
+            return nil
+        case (true, false):
+            guard let symbol = reader.string("symbol", expected: "a symbol") else { return nil }
+            if let problem = symbolProblem(symbol) {
+                reader.error(problem, key: "symbol")
+                return nil
+            }
+            return [symbol]
+        case (false, true):
+            guard let symbols = reader.stringArray("symbols", expected: "an array of symbols") else { return nil }
+            guard !symbols.isEmpty else {
+                reader.error("expected at least one symbol, found an empty array", key: "symbols")
+                return nil
+            }
+            var valid = true
+            var seen: Set<String> = []
+            for (index, symbol) in symbols.enumerated() {
+                let elementPath = reader.path.appending("symbols").appending(index: index)
+                if let problem = symbolProblem(symbol) {
+                    reader.error(problem, key: "symbols", at: elementPath)
+                    valid = false
+                } else if !seen.insert(symbol).inserted {
+                    reader.error("symbol '\(symbol)' is listed twice", key: "symbols", at: elementPath)
+                    valid = false
+                }
+            }
+            return valid ? symbols : nil
+        }
+    }
+
+    private static func symbolProblem(_ symbol: String) -> String? {
+        if symbol.isEmpty { return "expected a symbol such as \"AAPL\", found an empty string" }
+        if symbol.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 }) {
+            return "expected a symbol without whitespace, found \(Wording.quoted(symbol))"
+        }
+        return nil
+    }
+
+    /// `from`: only for percent conditions; `"previous_close"` or a duration.
+    private static func readBaseline(_ reader: TableReader, conditionKey: String?, isPercent: Bool?) -> Baseline? {
+        guard let value = reader["from"] else { return nil }
+        if isPercent == false, let conditionKey {
+            reader.tableError("'from' applies only to 'rise', 'fall' and 'move', not to '\(conditionKey)'", at: "from")
+            return nil
+        }
+        let expected = "\"previous_close\" or a duration such as \"15m\", \"1h\" or \"30d\""
+        guard case .string(let text) = value else {
+            reader.error("expected \(expected), found \(value.kindDescription)", key: "from")
+            return nil
+        }
+        if text == "previous_close" { return .previousClose }
+        do {
+            return .window(try RuleDuration(parsing: text))
+        } catch {
+            var reason = error.description
+            if reason.hasPrefix("expected ") { reason.removeFirst("expected ".count) }
+            reader.error("expected \"previous_close\" or \(reason)", key: "from")
+            return nil
+        }
+    }
+
+    /// `rearm`: at least 0; not with `crosses`; below the percent, or below 100 for prices.
+    private static func readRearm(_ reader: TableReader, conditionKey: String?, isPercent: Bool?,
+                                  condition: Condition?) -> ExactDecimal? {
+        guard reader.has("rearm") else { return nil }
+        if conditionKey == "crosses" {
+            reader.tableError("'rearm' does not apply to 'crosses' (every crossing fires)", at: "rearm")
+            return nil
+        }
+        guard let rearm = reader.decimal("rearm") else { return nil }
+        guard rearm >= .zero else {
+            reader.error("expected a number of at least 0, found \(rearm)", key: "rearm")
+            return nil
+        }
+        if let condition, isPercent == true, rearm >= condition.value {
+            reader.tableError("'rearm' must be smaller than '\(condition.key)' (\(condition.value)), got \(rearm)",
+                              at: "rearm")
+            return nil
+        }
+        if isPercent == false, rearm >= .hundred {
+            reader.tableError("'rearm' must be smaller than 100 (it is a percent of the price), got \(rearm)", at: "rearm")
+            return nil
+        }
+        return rearm
+    }
+
+    /// `expires`: an offset date-time, or a date (midnight UTC).
+    private static func readExpires(_ reader: TableReader) -> Timestamp? {
+        guard let value = reader["expires"] else { return nil }
+        switch value {
+        case .dateTime(let dateTime):
+            guard let offset = dateTime.offsetMinutes else {
+                let written = format(dateTime)
+                reader.error("expected a date-time with a UTC offset, found the local date-time \(written); "
+                             + "add 'Z' for UTC (\(written)Z) or an offset such as '-04:00'", key: "expires")
+                return nil
+            }
+            guard let timestamp = Timestamp(year: dateTime.year, month: dateTime.month, day: dateTime.day,
+                                            hour: dateTime.hour, minute: dateTime.minute,
+                                            second: min(dateTime.second, 59),
+                                            millisecond: dateTime.nanosecond / 1_000_000,
+                                            offsetMinutes: offset) else {
+                reader.error("expected a date-time between the years 1 and 9999, found \(format(dateTime))", key: "expires")
+                return nil
+            }
+            return timestamp
+        case .date(let year, let month, let day):
+            guard let timestamp = Timestamp(year: year, month: month, day: day) else {
+                reader.error("expected a date between the years 1 and 9999", key: "expires")
+                return nil
+            }
+            return timestamp
+        case .string:
+            reader.error("expected a TOML date-time such as 2027-06-30T00:00:00Z (without quotes), found a string",
+                         key: "expires")
+            return nil
+        default:
+            reader.error("expected a date-time such as 2027-06-30T00:00:00Z or a date such as 2027-06-30, "
+                         + "found \(value.kindDescription)", key: "expires")
+            return nil
+        }
+    }
+
+    /// `2027-06-30T09:30:00` (with `.5` style fractions when present).
+    private static func format(_ dateTime: ConfigValue.DateTime) -> String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        var text = "\(pad(dateTime.year, 4))-\(pad(dateTime.month, 2))-\(pad(dateTime.day, 2))"
+            + "T\(pad(dateTime.hour, 2)):\(pad(dateTime.minute, 2)):\(pad(dateTime.second, 2))"
+        if dateTime.nanosecond > 0 {
+            var fraction = pad(dateTime.nanosecond, 9)
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            text += "." + fraction
+        }
+        return text
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import PriceWatchCore
+
+/// The rule files under a `rules` path, each read and checked, and their rules.
+struct RuleSet {
+    /// Every file read, in lexical order (one file when the path names a file).
+    private(set) var files: [ConfigFile] = []
+    /// Every rule of every file, in file order.
+    private(set) var drafts: [RuleDraft] = []
+
+    /// Reads the rule file at `absolutePath`, or every `*.toml` file of that directory in
+    /// lexical order (names starting with `.` are skipped: editors' temporary files). Paths in
+    /// diagnostics start with `displayPath`. `nil` when nothing is at the path.
+    static func read(displayPath: String, absolutePath: String) -> RuleSet? {
+        var set = RuleSet()
+        switch ConfigPaths.kind(of: absolutePath) {
+        case .missing:
+            return nil
+        case .file:
+            set.add(ConfigFile.read(absolutePath: absolutePath, displayPath: displayPath, what: "rule file"))
+        case .directory:
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: absolutePath)
+            } catch {
+                set.add(ConfigFile.unreadable(displayPath: displayPath,
+                                              reason: "cannot list the rules directory: \(ConfigPaths.describe(error))"))
+                return set
+            }
+            let ruleFiles = names
+                .filter { $0.hasSuffix(".toml") && !$0.hasPrefix(".") }
+                .filter { ConfigPaths.kind(of: ConfigPaths.join(absolutePath, $0)) == .file }
+                .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for name in ruleFiles {
+                set.add(ConfigFile.read(absolutePath: ConfigPaths.join(absolutePath, name),
+                                        displayPath: ConfigPaths.join(displayPath, name), what: "rule file"))
+            }
+        }
+        set.checkDuplicateIDs()
+        return set
+    }
+
+    private mutating func add(_ file: ConfigFile) {
+        files.append(file)
+        drafts += RuleReader.read(file)
+    }
+
+    /// Reports each id used again, at its second use, naming where it was first defined.
+    private func checkDuplicateIDs() {
+        var first: [String: RuleDraft] = [:]
+        for draft in drafts {
+            guard let id = draft.id else { continue }
+            if let original = first[id] {
+                let location = original.reader.file.location(of: original.reader.path.appending("id"))
+                draft.reader.tableError("duplicate id; first defined at \(location)", at: "id")
+            } else {
+                first[id] = draft
+            }
+        }
+    }
+
+    /// The diagnostics of every file.
+    var diagnostics: [Diagnostic] { files.flatMap(\.diagnostics) }
+}

@@ -1,0 +1,79 @@
+import GRDB
+import PriceWatchCore
+
+/// The `alert` table: the alert log, keyed by the stable alert id.
+enum AlertTable {
+    /// The alert columns of a query whose `alert` table is aliased `a`, in the order
+    /// ``decode(_:at:)`` reads them.
+    static let selection = """
+        a.id, a.rule, a.symbol, a.provider, a.condition, a.price, a.currency, a.time, a.base, a.change, \
+        a.direction, a.message
+        """
+    /// How many columns ``selection`` has.
+    static let columnCount = 12
+
+    /// Inserts an alert unless one with its id is stored. Returns whether it was inserted.
+    static func insert(_ alert: Alert, createdAt: Timestamp, in db: Database) throws -> Bool {
+        try db.cachedStatement(sql: """
+            INSERT INTO alert (id, rule, symbol, provider, condition, price, currency, time, base, change,
+                               direction, message, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO NOTHING
+            """).execute(arguments: [
+                alert.id, alert.rule, alert.symbol, alert.provider, alert.condition, alert.price.scaled,
+                alert.currency, alert.time.milliseconds, alert.base?.scaled, alert.change?.scaled,
+                alert.direction, alert.message, createdAt.milliseconds,
+            ])
+        // Changes of the statement itself only (not of triggers): 0 when the id was stored.
+        return db.changesCount > 0
+    }
+
+    /// Reads the alert whose ``selection`` starts at column `offset`.
+    static func decode(_ row: Row, at offset: Int) throws -> Alert {
+        Alert(
+            id: try row.decode(String.self, atIndex: offset),
+            rule: try row.decode(String.self, atIndex: offset + 1),
+            symbol: try row.decode(String.self, atIndex: offset + 2),
+            provider: try row.decode(String?.self, atIndex: offset + 3),
+            condition: try row.decode(String.self, atIndex: offset + 4),
+            price: ExactDecimal(scaled: try row.decode(Int64.self, atIndex: offset + 5)),
+            currency: try row.decode(String?.self, atIndex: offset + 6),
+            time: Timestamp(milliseconds: try row.decode(Int64.self, atIndex: offset + 7)),
+            base: try row.decode(Int64?.self, atIndex: offset + 8).map(ExactDecimal.init(scaled:)),
+            change: try row.decode(Int64?.self, atIndex: offset + 9).map(ExactDecimal.init(scaled:)),
+            direction: try row.decode(String?.self, atIndex: offset + 10),
+            message: try row.decode(String.self, atIndex: offset + 11))
+    }
+
+    /// The alerts whose time is at or after `since` (all when nil), by time then insertion
+    /// order, each with its deliveries in insertion order.
+    static func records(since: Timestamp?, in db: Database) throws -> [AlertRecord] {
+        let filter = since == nil ? "" : "WHERE a.time >= ?"
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: """
+                SELECT \(selection), \(DeliveryTable.selection)
+                FROM alert AS a LEFT JOIN delivery AS d ON d.alert_id = a.id
+                \(filter)
+                ORDER BY a.time, a.rowid, d.rowid
+                """),
+            arguments: StatementArguments(since.map { [$0.milliseconds] } ?? []))
+        var records: [AlertRecord] = []
+        while let row = try rows.next() {
+            let id = try row.decode(String.self, atIndex: 0)
+            if records.last?.alert.id != id {
+                records.append(AlertRecord(alert: try decode(row, at: 0), deliveries: []))
+            }
+            // A LEFT JOIN row without a delivery has a NULL sink.
+            guard try row.decode(String?.self, atIndex: columnCount) != nil, let last = records.indices.last else {
+                continue
+            }
+            records[last].deliveries.append(try DeliveryTable.decode(row, at: columnCount, alert: records[last].alert))
+        }
+        return records
+    }
+
+    /// How many alerts are stored.
+    static func count(in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM alert") ?? 0
+    }
+}

@@ -1,0 +1,261 @@
+import GRDB
+import PriceWatchCore
+
+/// The ``AlertStore`` of the daemon: one SQLite file, accessed through GRDB.
+///
+/// The store owns a GRDB `DatabaseWriter`: a `DatabasePool` in WAL mode for a file (one
+/// serialized writer, concurrent readers that never block it), or a `DatabaseQueue` in memory
+/// for tests. Every operation goes through GRDB's async `read`/`write`, which run the blocking
+/// SQLite calls on GRDB's own dispatch queues and suspend the calling task meanwhile, so no
+/// thread of Swift's cooperative pool waits on disk or on a lock. All writes go through the one
+/// writer connection, so concurrent commits are serialized, never interleaved.
+///
+/// Durability: the file runs with `journal_mode = WAL` and `synchronous = NORMAL`. A transaction
+/// is in the write-ahead log, handed to the operating system, before ``commit(_:)`` or
+/// ``recordAttempt(_:)`` returns, so it survives a crash or kill of the process at any later
+/// point: that is what the at-least-once contract needs (an alert is never lost once committed,
+/// and a delivery is never marked done before it was done). WAL is only fsynced at checkpoints,
+/// so a power loss or kernel crash may roll back the last transactions before the checkpoint;
+/// the file stays consistent, and the worst outcome is an alert delivered again, or a quote
+/// polled again. `busy_timeout` is 5 seconds (for other processes, such as a CLI reading the
+/// file) and foreign keys are enforced.
+///
+/// The schema and its migrations are described in `StoreMigrations`.
+public final class SQLiteAlertStore: AlertStore {
+    /// The database file, or `:memory:` for an in-memory store. Every ``StoreError`` names it.
+    public let path: String
+    private let writer: any DatabaseWriter
+
+    private init(path: String, writer: any DatabaseWriter) {
+        self.path = path
+        self.writer = writer
+    }
+
+    /// Opens the database file at `path`, creating it and its parent directory when missing,
+    /// and migrates it to the current schema.
+    ///
+    /// Call it at startup: it blocks while the file is opened and migrated. A file written by a
+    /// newer version (one that records schema migrations this version does not know) is
+    /// refused with ``StoreError/newerVersion(path:unknownMigrations:)`` before anything is
+    /// written to it.
+    ///
+    /// - Throws: ``StoreError/cannotOpen(path:reason:)``, e.g.
+    ///   `state database /var/lib/pricewatch/pricewatch.db: cannot open: unable to open database file`,
+    ///   or ``StoreError/newerVersion(path:unknownMigrations:)``.
+    public static func open(path: String) throws -> SQLiteAlertStore {
+        guard !path.isEmpty else { throw StoreError.cannotOpen(path: path, reason: "no path given") }
+        do {
+            try ParentDirectory.create(for: path)
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: error.description)
+        }
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration())
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: reason(error))
+        }
+        do {
+            try migrate(pool, path: path)
+        } catch {
+            try? pool.close()
+            throw error
+        }
+        return SQLiteAlertStore(path: path, writer: pool)
+    }
+
+    /// Creates a private in-memory database with the current schema (for tests and dry runs).
+    ///
+    /// - Throws: ``StoreError/cannotOpen(path:reason:)``.
+    public static func inMemory() throws -> SQLiteAlertStore {
+        let path = ":memory:"
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(configuration: configuration())
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: reason(error))
+        }
+        try migrate(queue, path: path)
+        return SQLiteAlertStore(path: path, writer: queue)
+    }
+
+    /// Closes the database connections. Later calls fail; closing twice does nothing.
+    ///
+    /// Without it, the connections close when the last reference to the store goes.
+    public func close() throws {
+        do {
+            try writer.close()
+        } catch {
+            throw StoreError.failed(path: path, operation: "close", reason: Self.reason(error))
+        }
+    }
+
+    // MARK: - AlertStore
+
+    /// Every stored rule state, keyed by rule id and symbol, with its fingerprint.
+    public func ruleStates() async throws -> [RuleStateKey: StoredRuleState] {
+        try await read("reading rule states") { db in try RuleStateTable.all(in: db) }
+    }
+
+    /// The quotes of one provider and symbol at or after `since`, oldest first, preceded by the
+    /// newest one before `since` when there is one. The newest quote overall is always
+    /// included (it is either at or after `since`, or that anchor). No quote appears twice.
+    public func history(provider: String, symbol: String, since: Timestamp) async throws -> [HistoryPoint] {
+        try await read("reading the history of \(provider) \(symbol)") { db in
+            try QuoteTable.history(provider: provider, symbol: symbol, since: since, in: db)
+        }
+    }
+
+    /// Writes one poll's outcome in one transaction: all of it, or nothing.
+    ///
+    /// Quotes whose `(provider, symbol, time)` is already stored are skipped; rule states are
+    /// inserted or replaced; each alert whose id is not yet stored is inserted with one pending
+    /// delivery per sink, due at `commit.now`. An alert id that is already stored (a firing
+    /// replayed after a crash) adds nothing: neither the alert nor deliveries.
+    public func commit(_ commit: StoreCommit) async throws {
+        guard !commit.isEmpty else { return }
+        try await write("commit") { db in
+            try QuoteTable.insert(commit.quotes, provider: commit.provider, in: db)
+            try RuleStateTable.upsert(commit.states, in: db)
+            for pending in commit.alerts {
+                let inserted = try AlertTable.insert(pending.alert, createdAt: commit.now, in: db)
+                guard inserted else { continue }
+                try DeliveryTable.insertPending(alertID: pending.alert.id, sinks: pending.sinks, now: commit.now, in: db)
+            }
+        }
+    }
+
+    /// Deletes quotes older than `cutoff`, keeping per provider and symbol the newest quote at
+    /// or before it (the anchor a window base may need). Returns how many rows went.
+    @discardableResult
+    public func pruneHistory(before cutoff: Timestamp) async throws -> Int {
+        try await write("pruning history") { db in try QuoteTable.prune(before: cutoff, in: db) }
+    }
+
+    /// Pending deliveries whose next attempt is at or before `dueBy`, ordered by next attempt,
+    /// then queue time, then queue order; at most `limit` (none when `limit` is not positive).
+    public func pendingDeliveries(dueBy: Timestamp, limit: Int) async throws -> [Delivery] {
+        try await read("reading due deliveries") { db in
+            try DeliveryTable.pending(dueBy: dueBy, limit: limit, in: db)
+        }
+    }
+
+    /// The earliest next attempt of any pending delivery, if there is one.
+    public func nextPendingAttempt() async throws -> Timestamp? {
+        try await read("reading the next delivery time") { db in try DeliveryTable.nextPendingAttempt(in: db) }
+    }
+
+    /// Records the outcome of one attempt: `delivered` marks the delivery delivered at
+    /// `outcome.at`; `retry` keeps it pending until the given time with the error; `dead`
+    /// gives up on it with the error. Each counts one attempt.
+    ///
+    /// Only a pending delivery changes: for one already delivered or dead, the first final
+    /// outcome stands and the call does nothing.
+    ///
+    /// - Throws: ``StoreError/unknownDelivery(path:alertID:sink:)`` when the outbox has no such
+    ///   delivery.
+    public func recordAttempt(_ outcome: DeliveryOutcome) async throws {
+        try await write("recording a delivery attempt") { db in try DeliveryTable.record(outcome, in: db) }
+    }
+
+    /// The alerts whose quote time is at or after `since` (all when nil), oldest first (alerts
+    /// with equal times in the order they were committed), each with its deliveries.
+    public func alerts(since: Timestamp?) async throws -> [AlertRecord] {
+        try await read("reading alerts") { db in try AlertTable.records(since: since, in: db) }
+    }
+
+    // MARK: - Read helpers
+
+    /// How many quotes, states, alerts and deliveries (by status) are stored.
+    public func counts() async throws -> StoreCounts {
+        try await read("counting rows") { db in
+            let deliveries = try DeliveryTable.countsByStatus(in: db)
+            return StoreCounts(
+                quotes: try QuoteTable.count(in: db),
+                ruleStates: try RuleStateTable.count(in: db),
+                alerts: try AlertTable.count(in: db),
+                pendingDeliveries: deliveries[.pending] ?? 0,
+                deliveredDeliveries: deliveries[.delivered] ?? 0,
+                deadDeliveries: deliveries[.dead] ?? 0)
+        }
+    }
+
+    /// Every stored quote of one provider and symbol with all its fields, oldest first.
+    public func quotes(provider: String, symbol: String) async throws -> [Quote] {
+        try await read("reading the quotes of \(provider) \(symbol)") { db in
+            try QuoteTable.quotes(provider: provider, symbol: symbol, in: db)
+        }
+    }
+
+    // MARK: - Plumbing
+
+    private static func configuration() -> GRDB.Configuration {
+        var configuration = GRDB.Configuration()
+        configuration.label = "pricewatch.store"
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            // GRDB also sets it when it turns WAL on; stated here because durability rests on it.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return configuration
+    }
+
+    /// Refuses a file from a newer version, then applies the missing migrations.
+    private static func migrate(_ writer: any DatabaseWriter, path: String) throws {
+        let unknown: [String]
+        do {
+            unknown = try writer.read { db in try StoreMigrations.unknownMigrations(in: db) }
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: reason(error))
+        }
+        guard unknown.isEmpty else { throw StoreError.newerVersion(path: path, unknownMigrations: unknown) }
+        do {
+            try StoreMigrations.migrator.migrate(writer)
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: "migrating the schema: " + reason(error))
+        }
+    }
+
+    private func read<T: Sendable>(_ operation: String, _ body: @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.read(body)
+        } catch {
+            throw translate(error, operation: operation)
+        }
+    }
+
+    private func write<T: Sendable>(_ operation: String, _ body: @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.write(body)
+        } catch {
+            throw translate(error, operation: operation)
+        }
+    }
+
+    /// Adds the path and the operation to an error; cancellation stays cancellation.
+    private func translate(_ error: any Error, operation: String) -> any Error {
+        switch error {
+        case is CancellationError:
+            return error
+        case let fault as StoreFault:
+            switch fault {
+            case .invalidValue(let table, let column, let value):
+                return StoreError.invalidData(path: path, table: table, column: column, value: value)
+            case .unknownDelivery(let alertID, let sink):
+                return StoreError.unknownDelivery(path: path, alertID: alertID, sink: sink)
+            }
+        default:
+            return StoreError.failed(path: path, operation: operation, reason: Self.reason(error))
+        }
+    }
+
+    /// SQLite's own message (`database is locked`, `CHECK constraint failed: id <> ''`),
+    /// without the statement or its values.
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        }
+        return String(describing: error)
+    }
+}
