@@ -73,7 +73,10 @@ let package = Package(
         ),
         .testTarget(name: "PriceWatchCoreTests", dependencies: ["PriceWatchCore", "PriceWatchTestKit"]),
         .testTarget(name: "PriceWatchConfigTests", dependencies: ["PriceWatchConfig", "PriceWatchCore"]),
-        .testTarget(name: "PriceWatchStoreTests", dependencies: ["PriceWatchStore", "PriceWatchCore"]),
+        .testTarget(
+            name: "PriceWatchStoreTests",
+            dependencies: ["PriceWatchStore", "PriceWatchCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "PriceWatchEngineTests",
             dependencies: ["PriceWatchEngine", "PriceWatchCore", "PriceWatchStore", "PriceWatchProviders",

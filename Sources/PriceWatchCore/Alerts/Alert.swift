@@ -47,16 +47,15 @@ public struct Alert: Sendable, Hashable, Codable {
             rule: rule.id, symbol: quote.symbol, provider: provider, condition: rule.conditionText,
             price: trigger.price, currency: quote.currency, time: quote.time, base: trigger.base,
             change: trigger.change, direction: trigger.side?.rawValue, message: "")
-        self.message = (rule.message ?? Self.defaultTemplate).render(placeholderValue)
+        self.message = rule.message?.render(placeholderValue) ?? defaultMessage
     }
 
-    /// `AAPL 200.50 USD: above 200 (rule aapl-200)`.
-    static let defaultTemplate: MessageTemplate = {
-        guard let template = try? MessageTemplate(parsing: "{{symbol}} {{price}} {{currency}}: {{condition}} (rule {{rule}})") else {
-            preconditionFailure("the built-in alert template is invalid")
-        }
-        return template
-    }()
+    /// `AAPL 200.50 USD: above 200 (rule aapl-200)`; without a currency, `BTC-USD 99999.50:
+    /// crosses 100000 (up) (rule btc-100k)`.
+    var defaultMessage: String {
+        let amount = [placeholderValue(.price), currency].compactMap { $0 }.joined(separator: " ")
+        return "\(symbol) \(amount): \(placeholderValue(.condition) ?? condition) (rule \(rule))"
+    }
 
     /// The text a placeholder stands for in this alert.
     public func placeholderValue(_ placeholder: MessageTemplate.Placeholder) -> String? {
