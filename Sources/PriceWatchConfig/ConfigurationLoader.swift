@@ -14,7 +14,7 @@ public enum ConfigurationLoader {
     ///
     /// - Parameters:
     ///   - mainFile: the main file's path as the user gave it; diagnostics about it show this
-    ///     path, and rule files show it's directory joined with `rules` as written
+    ///     path, and rule files show its directory joined with `rules` as written
     ///     (`etc/pricewatch/rules.d/tech.toml`).
     ///   - environment: the variables `{ env = "VAR" }` secrets and `CREDENTIALS_DIRECTORY` are
     ///     read from (`ProcessInfo.processInfo.environment` in the daemon).
@@ -56,7 +56,8 @@ public enum ConfigurationLoader {
             let rules = resolve(drafts, settings: settings, main: main)
             var retention = settings.retention
             if drafts.isEmpty {
-                if rulesPath != nil, ruleSet != nil || !rulesWritten {
+                // Only when no rule file has an error: a file that failed has its own message.
+                if rulesPath != nil, ruleSet != nil || !rulesWritten, !(ruleSet?.diagnostics.containsErrors ?? false) {
                     main.warning("no rules are defined in '\(rulesDisplay)'; nothing will be watched", at: .root)
                 }
             } else if rules.count == drafts.count {

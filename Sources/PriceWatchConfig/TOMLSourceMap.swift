@@ -102,6 +102,11 @@ extension TOMLSourceMap {
         /// For each `[[array]]` path, the index of its current element.
         var arrayElements: [TOMLKeyPath: Int] = [:]
         var currentTable = TOMLKeyPath.root
+        /// How many arrays and inline tables the cursor is inside.
+        var depth = 0
+        /// Deeper values are skipped a scalar at a time instead of recursing, so no text can
+        /// exhaust the stack (TOMLKit rejects such nesting anyway).
+        static let maximumDepth = 32
 
         init(text: String) { scalars = Array(text.unicodeScalars) }
 
@@ -158,6 +163,8 @@ extension TOMLSourceMap {
         }
 
         mutating func scanDocument() {
+            // A byte order mark is not part of the first line's text.
+            if peek() == "\u{FEFF}" { index += 1 }
             while !atEnd {
                 skipSpaces()
                 guard let scalar = peek() else { break }
@@ -313,6 +320,11 @@ extension TOMLSourceMap {
 
         mutating func skipValue(at path: TOMLKeyPath) {
             guard let first = peek() else { return }
+            if first == "[" || first == "{" {
+                guard depth < Self.maximumDepth else { return }
+                depth += 1
+            }
+            defer { if first == "[" || first == "{" { depth -= 1 } }
             switch first {
             case "\"", "'":
                 skipString(quote: first)
