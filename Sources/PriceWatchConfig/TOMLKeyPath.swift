@@ -56,17 +56,6 @@ struct TOMLKeyPath: Hashable, Sendable, CustomStringConvertible {
         let isBare = !key.isEmpty && key.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
         }
-        if isBare { return key }
-        var escaped = ""
-        for scalar in key.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\t": escaped += "\\t"
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return "\"\(escaped)\""
+        return isBare ? key : Wording.quoted(key)
     }
 }

@@ -108,9 +108,8 @@ struct AlertTests {
         #expect(alert.direction == "down")
         #expect(alert.currency == nil)
         #expect(alert.placeholderValue(.condition) == "crosses 100000 (down)")
-        // Without a currency the default message has an empty slot where it would be.
-        #expect(alert.message.hasPrefix("BTC-USD 99999.50 "))
-        #expect(alert.message.hasSuffix(": crosses 100000 (down) (rule btc-100k)"))
+        // Without a currency the default message leaves it out entirely.
+        #expect(alert.message == "BTC-USD 99999.50: crosses 100000 (down) (rule btc-100k)")
     }
 
     @Test("a custom template replaces the default message")
