@@ -21,6 +21,9 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     private var inFlight: Set<DeliveryKey> = []
     private var inFlightPerSink: [String: Int] = [:]
     private var stopping = false
+    /// Deliveries that finished while the outbox was being read: that read may still list them
+    /// as pending, and must not start them again (the actor is reentrant across the await).
+    private var finishedDuringRead: Set<DeliveryKey>?
 
     struct DeliveryKey: Hashable {
         let alertID: String
@@ -84,6 +87,8 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     /// deliveries wait (in flight already, or their sink at its limit).
     private func startDueDeliveries(group: inout TaskGroup<Void>) async -> (started: Int, blocked: Int) {
         let due: [Delivery]
+        finishedDuringRead = []
+        defer { finishedDuringRead = nil }
         do {
             due = try await store.pendingDeliveries(dueBy: wallClock(), limit: 256)
         } catch {
@@ -94,6 +99,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         var blocked = 0
         for delivery in due {
             let key = DeliveryKey(alertID: delivery.alert.id, sink: delivery.sink)
+            if finishedDuringRead?.contains(key) == true { continue }
             guard !inFlight.contains(key), inFlightPerSink[delivery.sink, default: 0] < perSinkLimit else {
                 blocked += 1
                 continue
@@ -140,6 +146,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     }
 
     private func finished(_ key: DeliveryKey) {
+        finishedDuringRead?.insert(key)
         inFlight.remove(key)
         inFlightPerSink[key.sink, default: 1] -= 1
         doorbell.ring()
