@@ -329,49 +329,20 @@ extension TOMLSourceMap {
             case "\"", "'":
                 skipString(quote: first)
             case "[":
-                advance()
                 var element = 0
-                while peek() != nil {
-                    skipTrivia()
-                    guard let next = peek() else { return }
-                    if next == "]" {
-                        advance()
-                        return
-                    }
-                    if next == "," {
-                        advance()
-                        continue
-                    }
-                    let before = index
-                    let elementPath = path.appending(index: element)
-                    scanValue(at: elementPath, keyPosition: position)
+                skipElements(closedBy: "]") { scanner in
+                    scanner.scanValue(at: path.appending(index: element), keyPosition: scanner.position)
                     element += 1
-                    if index == before { advance() }
                 }
             case "{":
-                advance()
-                while peek() != nil {
-                    skipTrivia()
-                    guard let next = peek() else { return }
-                    if next == "}" {
-                        advance()
-                        return
-                    }
-                    if next == "," {
-                        advance()
-                        continue
-                    }
-                    let before = index
-                    let keyStart = position
-                    if let keys = scanKey(), !keys.isEmpty {
-                        skipSpaces()
-                        if peek() == "=" {
-                            advance()
-                            skipSpaces()
-                            scanValue(at: path.appending(keys), keyPosition: keyStart)
-                        }
-                    }
-                    if index == before { advance() }
+                skipElements(closedBy: "}") { scanner in
+                    let keyStart = scanner.position
+                    guard let keys = scanner.scanKey(), !keys.isEmpty else { return }
+                    scanner.skipSpaces()
+                    guard scanner.peek() == "=" else { return }
+                    scanner.advance()
+                    scanner.skipSpaces()
+                    scanner.scanValue(at: path.appending(keys), keyPosition: keyStart)
                 }
             default:
                 // A number, boolean or date-time: up to whatever ends a value.
@@ -380,6 +351,29 @@ extension TOMLSourceMap {
                           || scalar == "," || scalar == "]" || scalar == "}") {
                     advance()
                 }
+            }
+        }
+
+        /// Moves past an array or inline table from its opening bracket to `closer`, calling
+        /// `element` at the start of each element; commas, comments and line breaks between
+        /// elements are skipped. An element that consumes nothing is stepped over, so malformed
+        /// text can never stall the scan.
+        mutating func skipElements(closedBy closer: Unicode.Scalar, _ element: (inout Self) -> Void) {
+            advance()
+            while peek() != nil {
+                skipTrivia()
+                guard let next = peek() else { return }
+                if next == closer {
+                    advance()
+                    return
+                }
+                if next == "," {
+                    advance()
+                    continue
+                }
+                let before = index
+                element(&self)
+                if index == before { advance() }
             }
         }
 

@@ -16,7 +16,7 @@ public enum Daemon {
     public static func run(configPath: String, environment: [String: String], logger: Logger,
                            observer: any DaemonObserver = SilentDaemonObserver()) async -> Int32 {
         let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil)
-        report(diagnostics, logger: logger)
+        report(diagnostics)
         guard let setup = loaded else {
             logger.critical("invalid configuration in \(configPath); not starting")
             return configurationErrorStatus
@@ -64,7 +64,7 @@ public enum Daemon {
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
-        logger.notice("pricewatch started: \(PollingService<ContinuousClock>.summary(setup.configuration)); state in \(setup.configuration.statePath)")
+        logger.notice("pricewatch started: \(ConfigurationSummary.line(setup.configuration)); state in \(setup.configuration.statePath)")
         do {
             try await group.run()
         } catch {
@@ -81,12 +81,12 @@ public enum Daemon {
                           previous: PollingService<ContinuousClock>.Setup?) -> (PollingService<ContinuousClock>.Setup?, [Diagnostic]) {
         let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment)
         guard let configuration, !diagnostics.containsErrors else { return (nil, diagnostics) }
-        var kept = configuration
+        // Build only providers that are new or whose settings changed; reuse the others.
+        var changed = configuration
         if let previous {
-            // Rebuild only providers whose settings changed.
-            kept.providers = configuration.providers.filter { settings in previous.configuration.provider(named: settings.name) != settings }
+            changed.providers = configuration.providers.filter { previous.configuration.provider(named: $0.name) != $0 }
         }
-        let (built, providerDiagnostics) = AdapterFactory.providers(for: kept)
+        let (built, providerDiagnostics) = AdapterFactory.providers(for: changed)
         var providers = built
         if let previous {
             for settings in configuration.providers where providers[settings.name] == nil {
@@ -99,7 +99,8 @@ public enum Daemon {
         return (PollingService.Setup(configuration: configuration, providers: providers, sinks: sinks), all)
     }
 
-    static func report(_ diagnostics: [Diagnostic], logger: Logger) {
+    /// Prints diagnostics to standard error, one per line (under systemd, the journal).
+    static func report(_ diagnostics: [Diagnostic]) {
         for diagnostic in diagnostics {
             FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
         }

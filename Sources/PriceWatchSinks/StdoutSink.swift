@@ -19,7 +19,7 @@ public struct StdoutSink: NotificationSink {
 
     public let identity: String
     public let format: Format
-    private let write: @Sendable (String) throws(SinkError) -> Void
+    private let writeLine: @Sendable (String) throws(SinkError) -> Void
 
     /// A sink writing to the process's standard output.
     public init(name: String, format: Format) {
@@ -30,7 +30,7 @@ public struct StdoutSink: NotificationSink {
     public init(name: String, format: Format, write: @escaping @Sendable (String) throws(SinkError) -> Void) {
         self.identity = "stdout/\(name)"
         self.format = format
-        self.write = write
+        self.writeLine = write
     }
 
     public func deliver(_ alert: Alert) async throws(SinkError) {
@@ -39,7 +39,7 @@ public struct StdoutSink: NotificationSink {
         case .text: line = "ALERT \(AlertRendering.textLine(alert)) [\(alert.id)] \(alert.message)"
         case .json: line = AlertRendering.jsonLine(alert)
         }
-        try write(line)
+        try writeLine(line)
     }
 
     @Sendable
@@ -48,7 +48,7 @@ public struct StdoutSink: NotificationSink {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(STDOUT_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                write(STDOUT_FILENO, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
             }
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }

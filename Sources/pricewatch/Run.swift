@@ -6,7 +6,7 @@ import PriceWatchEngine
 /// `pricewatch run`: the daemon, in the foreground.
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the daemon in the foreground (systemd Type=notify).",
+        abstract: "Run the daemon in the foreground.",
         discussion: "SIGTERM or SIGINT stop it gracefully; SIGHUP reloads the configuration. Exits 78 when the configuration is invalid.")
 
     @OptionGroup var config: ConfigOption

@@ -40,11 +40,15 @@ public enum CommandRunner {
         try process.run()
         // Read both pipes to the end before waiting, so a large output never blocks the child.
         let errorData = Mutex(Data())
-        let errorReader = Thread { errorData.withLock { $0 = error.fileHandleForReading.readDataToEndOfFile() } }
-        errorReader.start()
+        let errorRead = DispatchGroup()
+        errorRead.enter()
+        Thread {
+            errorData.withLock { $0 = error.fileHandleForReading.readDataToEndOfFile() }
+            errorRead.leave()
+        }.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while errorReader.isExecuting || !errorReader.isFinished { Thread.sleep(forTimeInterval: 0.001) }
+        errorRead.wait()
         return Result(status: process.terminationStatus,
                       standardOutput: String(decoding: outputData, as: UTF8.self),
                       standardError: String(decoding: errorData.withLock { $0 }, as: UTF8.self))

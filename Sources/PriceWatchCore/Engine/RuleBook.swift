@@ -42,9 +42,7 @@ public struct RuleBook: Sendable {
                 }
                 slotsBySource[index].append(slots.count)
                 slots.append(Slot(rule: ruleIndex, key: RuleStateKey(rule: rule.id, symbol: symbol)))
-                if let window = rule.window, window > (windows[index] ?? window) || windows[index] == nil {
-                    windows[index] = window
-                }
+                if let window = rule.window { windows[index] = max(windows[index] ?? window, window) }
             }
         }
         self.rules = rules
@@ -57,9 +55,6 @@ public struct RuleBook: Sendable {
 
     /// The index of a source, if any rule watches it.
     public func index(of source: QuoteSource) -> Int? { sourceIndex[source] }
-
-    /// The longest window used by any rule (for history retention).
-    public var longestWindow: RuleDuration? { windowBySource.compactMap { $0 }.max() }
 
     /// The longest window used on one source.
     public func window(forSource index: Int) -> RuleDuration? { windowBySource[index] }

@@ -55,9 +55,4 @@ public struct SymbolHistory: Sendable, Hashable {
             head = 0
         }
     }
-
-    /// The live entries, oldest first.
-    public var points: [HistoryPoint] {
-        (head..<times.count).map { HistoryPoint(time: Timestamp(milliseconds: times[$0]), price: ExactDecimal(scaled: prices[$0])) }
-    }
 }

@@ -60,7 +60,7 @@ extension ExactDecimal {
         Int128(scaled) * Int128(other.scaled)
     }
 
-    /// The value as a 128-bit integer scaled by `10^16` (for comparison with `wideProduct`).
+    /// The value as a 128-bit integer scaled by `10^16` (comparable with `wideProduct`).
     @inlinable
     public var wide: Int128 { Int128(scaled) * Int128(Self.unit) }
 

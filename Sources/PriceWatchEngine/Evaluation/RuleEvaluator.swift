@@ -107,7 +107,4 @@ public actor RuleEvaluator {
         let removed = try await store.pruneHistory(before: now.subtracting(configuration.retention))
         if removed > 0 { logger.debug("pruned \(removed) quotes older than \(configuration.retention)") }
     }
-
-    /// The number of rules and watched symbols (for status lines).
-    public var counts: (rules: Int, symbols: Int) { (configuration.rules.count, configuration.allSymbols.count) }
 }

@@ -52,7 +52,7 @@ public final class PollingService<C: Clock<Duration>>: Service {
         await cancelWhenGracefulShutdown {
             var setup = self.initial
             var pollers = self.startPollers(setup)
-            self.observer.ready(summary: Self.summary(setup.configuration))
+            self.observer.ready(summary: ConfigurationSummary.line(setup.configuration))
             for await _ in self.reloadRequests {
                 self.observer.reloading()
                 let (next, diagnostics) = await self.loadSetup(setup)
@@ -62,7 +62,7 @@ public final class PollingService<C: Clock<Duration>>: Service {
                 }
                 guard let next else {
                     self.logger.error("configuration reload rejected with \(diagnostics.filter { $0.severity == .error }.count) error(s); keeping the running configuration")
-                    self.observer.ready(summary: Self.summary(setup.configuration))
+                    self.observer.ready(summary: ConfigurationSummary.line(setup.configuration))
                     continue
                 }
                 pollers.cancel()
@@ -71,12 +71,12 @@ public final class PollingService<C: Clock<Duration>>: Service {
                     try await self.evaluator.reconfigure(next.configuration, now: self.wallClock())
                     self.sinkRegistry.replace(with: next.sinks)
                     setup = next
-                    self.logger.notice("configuration reloaded: \(Self.summary(next.configuration))")
+                    self.logger.notice("configuration reloaded: \(ConfigurationSummary.line(next.configuration))")
                 } catch {
                     self.logger.error("configuration reload failed while loading state: \(error); keeping the running configuration")
                 }
                 pollers = self.startPollers(setup)
-                self.observer.ready(summary: Self.summary(setup.configuration))
+                self.observer.ready(summary: ConfigurationSummary.line(setup.configuration))
             }
             pollers.cancel()
             await pollers.value
@@ -103,6 +103,4 @@ public final class PollingService<C: Clock<Duration>>: Service {
             }
         }
     }
-
-    static func summary(_ configuration: Configuration) -> String { ConfigurationSummary.line(configuration) }
 }
