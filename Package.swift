@@ -30,9 +30,28 @@ let package = Package(
             name: "PriceWatchStore",
             dependencies: ["PriceWatchCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // Quote providers, one file per service.
+        // libcurl, with typed shims for its variadic calls (apt libcurl4-openssl-dev).
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // libsystemd's sd_notify and journal calls (apt libsystemd-dev).
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        // The HTTP (and SMTP) transport on libcurl, behind the core's `HTTPTransport` port.
+        .target(name: "PriceWatchCurl", dependencies: ["PriceWatchCore", "CCurl"]),
+        // sd_notify, the watchdog and the journal log handler.
+        .target(
+            name: "PriceWatchSystemd",
+            dependencies: ["PriceWatchCore", "CSystemd", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Quote providers, one file per service; they reach the network only through `HTTPTransport`.
         .target(name: "PriceWatchProviders", dependencies: ["PriceWatchCore"]),
-        // Notification sinks, one file per kind.
+        // Notification sinks, one file per kind; they reach the network only through the core's ports.
         .target(name: "PriceWatchSinks", dependencies: ["PriceWatchCore"]),
         // The long-running services: pollers, the engine actor, the dispatcher, the reloader.
         .target(
@@ -43,6 +62,8 @@ let package = Package(
                 "PriceWatchStore",
                 "PriceWatchProviders",
                 "PriceWatchSinks",
+                "PriceWatchCurl",
+                "PriceWatchSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -14,16 +14,6 @@ struct MainFileReader {
     private var secrets: SecretResolver { SecretResolver(baseDirectory: baseDirectory, environment: environment) }
 
     /// A decoded value of a `TableSchema` field.
-    enum FieldValue {
-        case string(String)
-        case path(String)
-        case secret(Secret)
-
-        var string: String? { if case .string(let value) = self { value } else { nil } }
-        var path: String? { if case .path(let value) = self { value } else { nil } }
-        var secret: Secret? { if case .secret(let value) = self { value } else { nil } }
-    }
-
     func read() -> MainSettings {
         var settings = MainSettings()
         guard let root = file.root else { return settings }
@@ -115,7 +105,7 @@ struct MainFileReader {
         let fields = decode(schema, reader)
         let provider = ProviderConfiguration(name: name, type: schema.type, baseURL: baseURL,
                                              interval: interval ?? defaultInterval, apiKey: apiKey,
-                                             fallback: fallback ?? [], file: fields["file"]?.path)
+                                             fallback: fallback ?? [], file: fields.path("file"), options: fields)
         return (provider, fallback)
     }
 
@@ -137,7 +127,8 @@ struct MainFileReader {
             guard let schema else { continue }
             let fields = decode(schema, reader)
             if file.errorCount == errors {
-                settings.sinks.append(SinkConfiguration(name: name, type: schema.type, format: fields["format"]?.string))
+                settings.sinks.append(SinkConfiguration(name: name, type: schema.type, format: fields.string("format"),
+                                                    options: fields))
             }
         }
     }
@@ -174,8 +165,8 @@ struct MainFileReader {
 
     /// Decodes the type-specific fields of `schema`; missing required fields are reported,
     /// optional choices get their default.
-    private func decode(_ schema: TableSchema, _ reader: TableReader) -> [String: FieldValue] {
-        var result: [String: FieldValue] = [:]
+    private func decode(_ schema: TableSchema, _ reader: TableReader) -> AdapterOptions {
+        var result = AdapterOptions()
         for field in schema.fields {
             guard reader.has(field.key) else {
                 if field.required {
@@ -208,6 +199,40 @@ struct MainFileReader {
                 }
             case .secret:
                 if let secret = secrets.resolve(field.key, in: reader) { result[field.key] = .secret(secret) }
+            case .urlWithSchemes(let schemes):
+                guard let text = reader.nonEmptyString(field.key, expected: "a URL") else { break }
+                let lowercased = text.lowercased()
+                if schemes.contains(where: { lowercased.hasPrefix($0 + "://") && text.count > $0.count + 3 }) {
+                    result[field.key] = .string(text)
+                } else {
+                    let examples = schemes.map { "\($0)://" }
+                    reader.error("expected a \(Wording.quotedList(examples, quote: "", conjunction: "or")) URL, found \(Wording.quoted(text))",
+                                 key: field.key)
+                }
+            case .duration:
+                if let duration = reader.duration(field.key) { result[field.key] = .duration(duration) }
+            case .positiveInteger:
+                if let integer = reader.positiveInteger(field.key) { result[field.key] = .integer(integer) }
+            case .positiveDecimal:
+                guard let decimal = reader.decimal(field.key) else { break }
+                if decimal > .zero {
+                    result[field.key] = .decimal(decimal)
+                } else {
+                    reader.error("expected a number greater than 0, found \(decimal)", key: field.key)
+                }
+            case .boolean:
+                if let flag = reader.bool(field.key) { result[field.key] = .boolean(flag) }
+            case .stringList:
+                guard let strings = reader.stringArray(field.key, expected: "an array of strings") else { break }
+                if strings.isEmpty {
+                    reader.error("expected at least one string, found an empty array", key: field.key)
+                } else if let index = strings.firstIndex(where: \.isEmpty) {
+                    reader.error("expected a non-empty string, found an empty string at index \(index)", key: field.key)
+                } else {
+                    result[field.key] = .strings(strings)
+                }
+            case .stringTable:
+                if let pairs = reader.stringTable(field.key) { result[field.key] = .stringTable(pairs) }
             }
         }
         return result

@@ -195,6 +195,42 @@ struct TableReader {
         }
     }
 
+    /// An integer of at least 1.
+    func positiveInteger(_ key: String) -> Int? {
+        guard let value = values[key] else { return nil }
+        guard case .integer(let integer) = value else {
+            error("expected a positive integer, found \(value.kindDescription)", key: key)
+            return nil
+        }
+        guard integer >= 1 else {
+            error("expected a positive integer, found \(integer)", key: key)
+            return nil
+        }
+        return integer
+    }
+
+    /// A table whose values are all strings, in file order; a non-string value is reported at its key.
+    func stringTable(_ key: String) -> [(key: String, value: String)]? {
+        guard let value = values[key] else { return nil }
+        guard case .table(let members) = value else {
+            error("expected a table of strings, found \(value.kindDescription)", key: key)
+            return nil
+        }
+        let memberPath = path.appending(key)
+        var pairs: [(key: String, value: String)] = []
+        var valid = true
+        for name in file.keysInFileOrder(members, at: memberPath) {
+            guard let member = members[name] else { continue }
+            guard case .string(let text) = member else {
+                error("expected a string, found \(member.kindDescription)", key: key, at: memberPath.appending(name))
+                valid = false
+                continue
+            }
+            pairs.append((name, text))
+        }
+        return valid ? pairs : nil
+    }
+
     /// An array of strings. A non-string element is reported at the element.
     func stringArray(_ key: String, expected: String) -> [String]? {
         guard let value = values[key] else { return nil }

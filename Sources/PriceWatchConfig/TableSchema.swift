@@ -13,6 +13,20 @@ struct TableSchema: Sendable {
         case choice([String])
         /// An `http://` or `https://` URL.
         case url
+        /// A URL with one of these schemes (`["smtp", "smtps"]`).
+        case urlWithSchemes([String])
+        /// A duration string (`"30s"`, `"1h30m"`).
+        case duration
+        /// An integer of at least 1.
+        case positiveInteger
+        /// A positive decimal number (integer or float literal, exact).
+        case positiveDecimal
+        /// `true` or `false`.
+        case boolean
+        /// An array of non-empty strings (at least one).
+        case stringList
+        /// An inline table whose values are strings (`headers = { X-Team = "ops" }`).
+        case stringTable
         /// A path relative to the main file's directory that must name a readable file;
         /// decoded to an absolute path.
         case existingFile

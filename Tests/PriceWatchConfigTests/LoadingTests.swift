@@ -65,9 +65,11 @@ import PriceWatchCore
         #expect(loaded.retention == RuleDuration(seconds: 7 * 86_400))
         #expect(loaded.providers == [
             ProviderConfiguration(name: "demo", type: "replay", interval: try #require(RuleDuration(seconds: 60)),
-                                  file: fixture.path("quotes.csv")),
+                                  file: fixture.path("quotes.csv"),
+                                  options: AdapterOptions(["file": .path(fixture.path("quotes.csv"))])),
         ])
-        #expect(loaded.sinks == [SinkConfiguration(name: "console", type: "stdout", format: "text")])
+        #expect(loaded.sinks == [SinkConfiguration(name: "console", type: "stdout", format: "text",
+                                                   options: AdapterOptions(["format": .string("text")]))])
         #expect(loaded.rules == [
             Rule(id: "x", symbols: ["AAPL"], provider: "demo", condition: .fall(ExactDecimal(scaled: 200_000_000)),
                  baseline: .previousClose, rearm: .zero, cooldown: nil, once: false, expires: nil, enabled: true,

@@ -55,9 +55,12 @@ public struct ProviderConfiguration: Sendable, Hashable {
     public var fallback: [String]
     /// `replay`: the absolute path of the CSV to replay.
     public var file: String?
+    /// Every type-specific key of the table, decoded by its schema row.
+    public var options: AdapterOptions
 
     public init(name: String, type: String, baseURL: String? = nil, interval: RuleDuration,
-                apiKey: Secret? = nil, fallback: [String] = [], file: String? = nil) {
+                apiKey: Secret? = nil, fallback: [String] = [], file: String? = nil,
+                options: AdapterOptions = AdapterOptions()) {
         self.name = name
         self.type = type
         self.baseURL = baseURL
@@ -65,6 +68,7 @@ public struct ProviderConfiguration: Sendable, Hashable {
         self.apiKey = apiKey
         self.fallback = fallback
         self.file = file
+        self.options = options
     }
 }
 
@@ -75,11 +79,14 @@ public struct SinkConfiguration: Sendable, Hashable {
     public var type: String
     /// `stdout`: `text` (default) or `json` (JSON Lines).
     public var format: String?
+    /// Every type-specific key of the table, decoded by its schema row.
+    public var options: AdapterOptions
 
-    public init(name: String, type: String, format: String? = nil) {
+    public init(name: String, type: String, format: String? = nil, options: AdapterOptions = AdapterOptions()) {
         self.name = name
         self.type = type
         self.format = format
+        self.options = options
     }
 
     /// `kind/name`, the identity used in every log line and table (`webhook/ops`).
