@@ -166,7 +166,19 @@ struct MainFileReader {
     /// Decodes the type-specific fields of `schema`; missing required fields are reported,
     /// optional choices get their default.
     private func decode(_ schema: TableSchema, _ reader: TableReader) -> AdapterOptions {
+        let errors = file.errorCount
         var result = AdapterOptions()
+        defer {
+            if file.errorCount == errors, let check = schema.check {
+                for problem in check(result) {
+                    if let index = problem.index {
+                        reader.error(problem.message, key: problem.key, at: reader.path.appending(problem.key).appending(index: index))
+                    } else {
+                        reader.error(problem.message, key: problem.key)
+                    }
+                }
+            }
+        }
         for field in schema.fields {
             guard reader.has(field.key) else {
                 if field.required {

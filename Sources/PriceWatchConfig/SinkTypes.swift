@@ -1,3 +1,5 @@
+import PriceWatchCore
+
 /// The sink types the configuration accepts, and the keys of a `[sinks.NAME]` table.
 enum SinkTypes {
     /// Keys every sink accepts, whatever its type.
@@ -8,6 +10,19 @@ enum SinkTypes {
         TableSchema(type: "stdout", summary: "prints each alert on standard output", fields: [
             .init("format", .choice(["text", "json"]), "`text` (one line per alert) or `json` (JSON Lines)"),
         ]),
+        TableSchema(type: "email", summary: "sends each alert as an email over SMTP", fields: [
+            .init("url", .urlWithSchemes(["smtp", "smtps"]), required: true, "the SMTP server: smtp://HOST:PORT (STARTTLS) or smtps://HOST:PORT (implicit TLS)"),
+            .init("from", .string, required: true, "the sender address, `alerts@example.com` or `Price Watch <alerts@example.com>`"),
+            .init("to", .stringList, required: true, "the recipient addresses"),
+            .init("username", .string, "the SMTP AUTH username"),
+            .init("password", .secret, "the SMTP AUTH password: { file = ... }, { credential = ... } or { env = ... }"),
+            .init("tls", .choice(["starttls", "none"]), "`starttls` (required, the default) or `none` (plain smtp://, no AUTH)"),
+            .init("timeout", .duration, "the deadline of one SMTP session (default 30s)"),
+            .init("ca_file", .existingFile, "a PEM file of CA certificates to trust instead of the system's"),
+            .init("subject", .string, "the subject template of single-alert emails (default: the alert's message)"),
+        ], check: { options in
+            EmailSettings.parse(options).problems.map { TableSchema.Problem(key: $0.key, index: $0.index, message: $0.message) }
+        }),
     ]
 
     static func schema(for type: String) -> TableSchema? { all.first { $0.type == type } }

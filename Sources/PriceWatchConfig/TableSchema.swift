@@ -1,3 +1,5 @@
+import PriceWatchCore
+
 /// The keys that one `type` of `[providers.NAME]` or `[sinks.NAME]` table accepts besides
 /// the keys every table of its kind has.
 ///
@@ -54,6 +56,16 @@ struct TableSchema: Sendable {
     let type: String
     let summary: String
     let fields: [Field]
+    /// Checks across keys that the field kinds cannot express (an email sink's addresses and
+    /// TLS mode), run when every field decoded; each problem is reported at its key.
+    var check: (@Sendable (AdapterOptions) -> [Problem])? = nil
+
+    /// A problem `check` found with one key, or with one element of a list key.
+    struct Problem: Sendable {
+        let key: String
+        let index: Int?
+        let message: String
+    }
 
     var keys: [String] { fields.map(\.key) }
 }

@@ -1,4 +1,6 @@
+import Foundation
 import PriceWatchCore
+import PriceWatchCurl
 import PriceWatchProviders
 import PriceWatchSinks
 
@@ -28,17 +30,35 @@ public enum AdapterFactory {
     }
 
     /// One sink per `[sinks.NAME]`.
-    public static func sinks(for configuration: Configuration) -> (sinks: [String: any NotificationSink], diagnostics: [Diagnostic]) {
+    ///
+    /// - Parameters:
+    ///   - mailTransport: how `email` sinks submit messages (libcurl's SMTP unless a test says).
+    ///   - now: the wall clock `email` sinks date their messages by.
+    public static func sinks(for configuration: Configuration, mailTransport: any MailTransport = CurlMailTransport(),
+                             now: @escaping @Sendable () -> Timestamp = AdapterFactory.wallClock)
+        -> (sinks: [String: any NotificationSink], diagnostics: [Diagnostic]) {
         var sinks: [String: any NotificationSink] = [:]
         var diagnostics: [Diagnostic] = []
         for settings in configuration.sinks {
             switch settings.type {
             case "stdout":
                 sinks[settings.name] = StdoutSink(name: settings.name, format: settings.format == "json" ? .json : .text)
+            case "email":
+                let (email, problems) = EmailSettings.parse(settings.options)
+                if let email {
+                    sinks[settings.name] = EmailSink(name: settings.name, settings: email, transport: mailTransport, now: now)
+                }
+                diagnostics += problems.map { .error("sinks.\(settings.name).\($0)", path: configuration.mainFile) }
             default:
                 diagnostics.append(.error("sinks.\(settings.name): sink type '\(settings.type)' is not supported by this build", path: configuration.mainFile))
             }
         }
         return (sinks, diagnostics)
+    }
+
+    /// The system clock as a ``Timestamp``.
+    @Sendable
+    public static func wallClock() -> Timestamp {
+        Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
 }

@@ -1,0 +1,64 @@
+import PriceWatchCore
+
+/// The `email` sink: each alert as a MIME email (text and HTML) submitted over SMTP through
+/// the core's ``MailTransport``; or, through ``deliver(_:)-([Alert])``, one email listing a
+/// group of alerts.
+///
+/// Errors follow the transport's classification (connection failures, timeouts and 4xx
+/// replies are retryable; 5xx replies such as a rejected recipient or failed authentication,
+/// and TLS failures, are permanent), start with the sink's identity and never contain the
+/// password. An alert whose fields could break a header is refused permanently.
+public struct EmailSink: NotificationSink {
+    public let identity: String
+    public let settings: EmailSettings
+    private let transport: any MailTransport
+    private let now: @Sendable () -> Timestamp
+
+    /// - Parameters:
+    ///   - now: the wall clock, read once per message for its `Date` header.
+    public init(name: String, settings: EmailSettings, transport: any MailTransport,
+                now: @escaping @Sendable () -> Timestamp) {
+        self.identity = "email/\(name)"
+        self.settings = settings
+        self.transport = transport
+        self.now = now
+    }
+
+    public func deliver(_ alert: Alert) async throws(SinkError) {
+        try await deliver([alert])
+    }
+
+    /// Delivers one email listing every alert of `alerts` (a group the dispatcher collected);
+    /// it succeeds or fails as a whole.
+    public func deliver(_ alerts: [Alert]) async throws(SinkError) {
+        let message = try message(for: alerts, date: now())
+        let submission = MailSubmission(
+            url: settings.url, security: settings.security, envelopeFrom: settings.from.address,
+            recipients: settings.to.map(\.address), message: message.bytes, username: settings.username,
+            password: settings.password, timeout: settings.timeout, caFile: settings.caFile)
+        if let problem = submission.problem {
+            throw SinkError(retryable: false, "\(identity): \(redacted(problem))")
+        }
+        do {
+            try await transport.send(submission)
+        } catch {
+            throw SinkError(retryable: error.isRetryable, "\(identity): \(redacted(error.message))")
+        }
+    }
+
+    /// The message ``deliver(_:)-([Alert])`` sends for `alerts` at `date`.
+    public func message(for alerts: [Alert], date: Timestamp) throws(SinkError) -> MailMessage {
+        do {
+            return try MailMessage(from: settings.from, to: settings.to, alerts: alerts, date: date,
+                                   subjectTemplate: settings.subject)
+        } catch {
+            throw SinkError(retryable: false, "\(identity): \(error.description)")
+        }
+    }
+
+    /// `text` with the password blanked out: a second guard behind the transport's own.
+    private func redacted(_ text: String) -> String {
+        guard let password = settings.password?.value, !password.isEmpty else { return text }
+        return text.replacing(password, with: "<secret>")
+    }
+}
