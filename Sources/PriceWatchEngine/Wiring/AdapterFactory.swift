@@ -29,13 +29,12 @@ public enum AdapterFactory {
         return (providers, diagnostics)
     }
 
-    /// One sink per `[sinks.NAME]`.
-    ///
-    /// - Parameters:
-    ///   - mailTransport: how `email` sinks submit messages (libcurl's SMTP unless a test says).
-    ///   - now: the wall clock `email` sinks date their messages by.
-    public static func sinks(for configuration: Configuration, mailTransport: any MailTransport = CurlMailTransport(),
-                             now: @escaping @Sendable () -> Timestamp = AdapterFactory.wallClock)
+    /// One sink per `[sinks.NAME]`. Webhook sinks send through `transport` and sign with the
+    /// time of `wallClock`; email sinks submit through `mailTransport` (libcurl's SMTP unless a
+    /// test says) and date their messages by `wallClock`.
+    public static func sinks(for configuration: Configuration, transport: (any HTTPTransport)? = nil,
+                             mailTransport: any MailTransport = CurlMailTransport(),
+                             wallClock: @escaping @Sendable () -> Timestamp = AdapterFactory.systemWallClock)
         -> (sinks: [String: any NotificationSink], diagnostics: [Diagnostic]) {
         var sinks: [String: any NotificationSink] = [:]
         var diagnostics: [Diagnostic] = []
@@ -43,10 +42,20 @@ public enum AdapterFactory {
             switch settings.type {
             case "stdout":
                 sinks[settings.name] = StdoutSink(name: settings.name, format: settings.format == "json" ? .json : .text)
+            case "webhook":
+                guard let transport else {
+                    diagnostics.append(.error("sinks.\(settings.name): this build has no HTTP transport for webhook sinks", path: configuration.mainFile))
+                    continue
+                }
+                do {
+                    sinks[settings.name] = try webhookSink(settings, transport: transport, wallClock: wallClock)
+                } catch {
+                    diagnostics.append(.error("sinks.\(settings.name): \(error)", path: configuration.mainFile))
+                }
             case "email":
                 let (email, problems) = EmailSettings.parse(settings.options)
                 if let email {
-                    sinks[settings.name] = EmailSink(name: settings.name, settings: email, transport: mailTransport, now: now)
+                    sinks[settings.name] = EmailSink(name: settings.name, settings: email, transport: mailTransport, now: wallClock)
                 }
                 diagnostics += problems.map { .error("sinks.\(settings.name).\($0)", path: configuration.mainFile) }
             default:
@@ -56,9 +65,21 @@ public enum AdapterFactory {
         return (sinks, diagnostics)
     }
 
-    /// The system clock as a ``Timestamp``.
+    /// A `[sinks.NAME]` table of type `webhook` (keys: `SinkTypes`' webhook row).
+    static func webhookSink(_ settings: SinkConfiguration, transport: any HTTPTransport,
+                            wallClock: @escaping @Sendable () -> Timestamp) throws(WebhookConfigurationError) -> WebhookSink {
+        let options = settings.options
+        var webhook = WebhookSink.Settings(url: options.string("url") ?? "")
+        webhook.format = options.string("format").flatMap(WebhookFormat.init(rawValue:)) ?? .json
+        webhook.headers = (options.stringTable("headers") ?? []).map { HTTPHeader($0.key, $0.value) }
+        if let timeout = options.duration("timeout") { webhook.timeout = .seconds(timeout.seconds) }
+        webhook.secret = options.secret("secret")?.value
+        return try WebhookSink(name: settings.name, settings: webhook, transport: transport, wallClock: wallClock)
+    }
+
+    /// The system's wall clock, in milliseconds.
     @Sendable
-    public static func wallClock() -> Timestamp {
+    public static func systemWallClock() -> Timestamp {
         Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
 }
