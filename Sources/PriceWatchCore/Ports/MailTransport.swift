@@ -12,8 +12,9 @@
 /// - An envelope address, the URL or the username holding a CR, an LF or a NUL is refused
 ///   before connecting (libcurl would pass it to the server as a command line of its own).
 /// - Errors say whether a retry can help: connection failures, timeouts and 4xx replies are
-///   retryable; 5xx replies (a rejected recipient, failed authentication), TLS failures and
-///   unusable submissions are permanent.
+///   retryable, and so is a cancelled session (it must never dead-letter a message); 5xx
+///   replies (a rejected recipient, failed authentication), TLS failures and unusable
+///   submissions are permanent.
 /// - The whole session ends by ``MailSubmission/timeout``; cancelling the calling task ends it
 ///   promptly with ``MailTransportError/Kind/cancelled``.
 /// - Error messages name the server and never contain the password.
@@ -113,7 +114,7 @@ public struct MailTransportError: Error, Sendable, Hashable, CustomStringConvert
         case permanentReply
         /// The server refused the username and password.
         case authenticationFailed
-        /// The calling task was cancelled.
+        /// The calling task was cancelled (retryable: the message may not have been sent).
         case cancelled
         /// The submission itself was unusable (see ``MailSubmission/problem``).
         case invalidRequest
@@ -134,8 +135,8 @@ public struct MailTransportError: Error, Sendable, Hashable, CustomStringConvert
     /// Whether trying again later can help.
     public var isRetryable: Bool {
         switch kind {
-        case .connectionFailed, .timedOut, .transientReply: true
-        case .tls, .permanentReply, .authenticationFailed, .cancelled, .invalidRequest: false
+        case .connectionFailed, .timedOut, .transientReply, .cancelled: true
+        case .tls, .permanentReply, .authenticationFailed, .invalidRequest: false
         }
     }
 

@@ -12,6 +12,8 @@ Modes:
   --tls starttls   offers STARTTLS and refuses every other command until it is done
   --tls implicit   TLS from the first byte (smtps://)
   --tls none       plain; offers no STARTTLS at all
+  --tls hang       accepts connections, prints "CONNECTION" for each, and never says a word
+  --tls closed     prints the port of a socket it closed at once: nothing listens there
   --auth USER:PASS AUTH PLAIN/LOGIN with these credentials (after TLS unless --tls none)
   --reject ADDR    answers RCPT TO:<ADDR> with 550
   --tempfail ADDR  answers RCPT TO:<ADDR> with 451
@@ -28,6 +30,7 @@ import email.policy
 import json
 import os
 import signal
+import socket
 import ssl
 import subprocess
 import sys
@@ -145,13 +148,13 @@ def authenticator_for(credentials, tls_mode):
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--dir", required=True)
-    parser.add_argument("--tls", choices=["starttls", "implicit", "none"], required=True)
+    parser.add_argument("--tls", choices=["starttls", "implicit", "none", "hang", "closed"], required=True)
     parser.add_argument("--auth")
     parser.add_argument("--reject", action="append", default=[])
     parser.add_argument("--tempfail", action="append", default=[])
     args = parser.parse_args()
 
-    context = make_certificate(args.dir) if args.tls != "none" else None
+    context = make_certificate(args.dir) if args.tls in ("starttls", "implicit") else None
     recorder = Recorder(args.dir, args.reject, args.tempfail)
     loop = asyncio.get_running_loop()
 
@@ -164,16 +167,33 @@ async def main():
                            auth_require_tls=(args.tls == "starttls"))
         return SMTP(recorder, **options)
 
-    server = await loop.create_server(factory, host="127.0.0.1", port=0,
-                                      ssl=context if args.tls == "implicit" else None)
-    port = server.sockets[0].getsockname()[1]
+    if args.tls == "closed":
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        probe.close()
+        server = None
+    elif args.tls == "hang":
+        connections = []
+
+        async def silent(reader, writer):
+            connections.append(writer)  # held open, never written to
+            print("CONNECTION", flush=True)
+
+        server = await asyncio.start_server(silent, host="127.0.0.1", port=0)
+        port = server.sockets[0].getsockname()[1]
+    else:
+        server = await loop.create_server(factory, host="127.0.0.1", port=0,
+                                          ssl=context if args.tls == "implicit" else None)
+        port = server.sockets[0].getsockname()[1]
     print(f"READY {port}", flush=True)
 
     stop = asyncio.Event()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     loop.add_reader(sys.stdin.fileno(), lambda: stop.set() if not os.read(sys.stdin.fileno(), 4096) else None)
     await stop.wait()
-    server.close()
+    if server is not None:
+        server.close()
 
 
 if __name__ == "__main__":
