@@ -112,7 +112,7 @@ let package = Package(
         // Sinks against real receivers on loopback, and the shared sink conformance suite.
         .testTarget(
             name: "PriceWatchSinksTests",
-            dependencies: ["PriceWatchSinks", "PriceWatchCore", "PriceWatchTestKit"]
+            dependencies: ["PriceWatchSinks", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -19,7 +19,7 @@ public struct EmailSettings: Sendable, Hashable {
     public var subject: MessageTemplate?
 
     /// The session deadline when `timeout` is not written.
-    public static let defaultTimeout = RuleDuration(seconds: 30)
+    public static let defaultTimeout: Duration = .seconds(30)
 
     /// One problem with one key (and, for lists, one element).
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
@@ -100,10 +100,10 @@ public struct EmailSettings: Sendable, Hashable {
             }
         }
 
-        let timeout = options.duration("timeout") ?? defaultTimeout
-        guard problems.isEmpty, let from, let timeout else { return (nil, problems) }
+        let timeout = options.duration("timeout").map { Duration.seconds($0.seconds) } ?? defaultTimeout
+        guard problems.isEmpty, let from else { return (nil, problems) }
         let settings = EmailSettings(url: url, security: security, from: from, to: to, username: username,
-                                     password: password, timeout: .seconds(timeout.seconds),
+                                     password: password, timeout: timeout,
                                      caFile: options.path("ca_file"), subject: subject)
         return (settings, [])
     }

@@ -86,8 +86,10 @@ public struct MailMessage: Sendable, Hashable {
             let more = symbols.count > 5 ? " and \(symbols.count - 5) more" : ""
             text = "\(alerts.count) price alerts: \(shown)\(more)"
         }
-        // A multi-line message template is legitimate; in a header its lines run together.
-        let collapsed = String(text.unicodeScalars.map { $0 == "\r" || $0 == "\n" || $0 == "\t" ? " " : Character($0) })
+        // A multi-line message template is legitimate; in a header its lines run together,
+        // and runs of white space become one space (folding could not keep them anyway).
+        let collapsed = text.unicodeScalars.split(whereSeparator: { $0 == " " || $0 == "\r" || $0 == "\n" || $0 == "\t" })
+            .map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
         if MailText.hasControlCharacter(collapsed) {
             throw BuildError(description: "the subject contains a control character: \(MailText.quoted(text))")
         }
