@@ -64,7 +64,8 @@ import Testing
             to = ["ops@example.com"]
             """)
         #expect(diagnostics == [])
-        let email = try #require(EmailSettings.parse(try #require(configuration?.sink(named: "mail")).options).settings)
+        let sink = try #require(configuration?.sink(named: "mail"))
+        let email = try #require(EmailSettings.parse(sink.options).settings)
         #expect(email.security == .implicitTLS)
         #expect(email.timeout == .seconds(30))
         #expect(email.username == nil && email.password == nil && email.caFile == nil && email.subject == nil)
@@ -78,7 +79,8 @@ import Testing
             tls = "none"
             """)
         #expect(diagnostics == [])
-        #expect(EmailSettings.parse(try #require(configuration?.sink(named: "mail")).options).settings?.security == MailSubmission.Security.none)
+        let sink = try #require(configuration?.sink(named: "mail"))
+        #expect(EmailSettings.parse(sink.options).settings?.security == MailSubmission.Security.none)
     }
 
     @Test func missingKeys() throws {
@@ -102,7 +104,7 @@ import Testing
         #expect(diagnostics == [
             "$DIR/pricewatch.toml:8:1: error: sinks.mail.from: expected a mail address without control characters (CR, LF, NUL, ...), "
                 + "found \"alerts@example.com\\r\\nBcc: victim@example.net\"",
-            "$DIR/pricewatch.toml:9:25: error: sinks.mail.to: expected a mail address without control characters (CR, LF, NUL, ...), "
+            "$DIR/pricewatch.toml:9:26: error: sinks.mail.to: expected a mail address without control characters (CR, LF, NUL, ...), "
                 + "found \"ops2@example.com\\nRCPT TO:<victim@example.net>\"",
             "$DIR/pricewatch.toml:10:1: error: sinks.mail.subject: expected one line without control characters, "
                 + "found \"alert\\r\\nBcc: victim@example.net\"",
@@ -117,7 +119,7 @@ import Testing
             """)
         #expect(diagnostics == [
             "$DIR/pricewatch.toml:8:1: error: sinks.mail.from: expected a mail address such as alerts@example.com, found \"alerts\" (no '@')",
-            "$DIR/pricewatch.toml:9:25: error: sinks.mail.to: recipient 'ops@example.com' is listed twice",
+            "$DIR/pricewatch.toml:9:26: error: sinks.mail.to: recipient 'ops@example.com' is listed twice",
         ])
     }
 

@@ -21,7 +21,12 @@ final class EmailTestServer: Sendable {
     let mode: Mode
     private let process: Process
     private let input: Pipe
-    private let lines: Mutex<[String]>
+    private let lines: Lines
+
+    /// The server's standard output, line by line.
+    final class Lines: Sendable {
+        let state = Mutex<[String]>([])
+    }
 
     /// The server's certificate, for the sink's `ca_file`.
     var caFile: String { directory.file("cert.pem") }
@@ -40,7 +45,7 @@ final class EmailTestServer: Sendable {
         process.standardOutput = output
         process.standardInput = input
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        let lines = Mutex<[String]>([])
+        let lines = Lines()
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty {
@@ -48,7 +53,7 @@ final class EmailTestServer: Sendable {
                 return
             }
             let text = String(decoding: data, as: UTF8.self)
-            lines.withLock { $0 += text.split(separator: "\n").map(String.init) }
+            lines.state.withLock { $0 += text.split(separator: "\n").map(String.init) }
         }
         try process.run()
         self.process = process
@@ -58,7 +63,7 @@ final class EmailTestServer: Sendable {
         var port: Int?
         let end = Date().addingTimeInterval(60)
         while port == nil && Date() < end && process.isRunning {
-            port = lines.withLock { $0 }.first { $0.hasPrefix("READY ") }.flatMap { Int($0.dropFirst(6)) }
+            port = lines.state.withLock { $0 }.first { $0.hasPrefix("READY ") }.flatMap { Int($0.dropFirst(6)) }
             if port == nil { try await Task.sleep(for: .milliseconds(20)) }
         }
         guard let port else {
@@ -84,7 +89,7 @@ final class EmailTestServer: Sendable {
     /// Returns once a client has connected (``Mode/hang``).
     func waitForConnection() async {
         let end = Date().addingTimeInterval(60)
-        while Date() < end && !lines.withLock({ $0.contains("CONNECTION") }) {
+        while Date() < end && !lines.state.withLock({ $0.contains("CONNECTION") }) {
             try? await Task.sleep(for: .milliseconds(20))
         }
     }
