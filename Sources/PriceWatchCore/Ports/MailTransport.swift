@@ -11,10 +11,11 @@
 ///   so a password never crosses the network in clear.
 /// - An envelope address, the URL or the username holding a CR, an LF or a NUL is refused
 ///   before connecting (libcurl would pass it to the server as a command line of its own).
-/// - Errors say whether a retry can help: connection failures, timeouts and 4xx replies are
-///   retryable, and so is a cancelled session (it must never dead-letter a message); 5xx
-///   replies (a rejected recipient, failed authentication), TLS failures and unusable
-///   submissions are permanent.
+/// - Errors say whether a retry can help: connection failures, timeouts, TLS failures (a
+///   certificate that lapsed, STARTTLS missing, perhaps stripped on the way: nothing was sent,
+///   and a server is often mended within the retry window) and 4xx replies are retryable, and
+///   so is a cancelled session (it must never dead-letter a message); 5xx replies (a rejected
+///   recipient, failed authentication) and unusable submissions are permanent.
 /// - The whole session ends by ``MailSubmission/timeout``; cancelling the calling task ends it
 ///   promptly with ``MailTransportError/Kind/cancelled``.
 /// - Error messages name the server and never contain the password.
@@ -135,8 +136,8 @@ public struct MailTransportError: Error, Sendable, Hashable, CustomStringConvert
     /// Whether trying again later can help.
     public var isRetryable: Bool {
         switch kind {
-        case .connectionFailed, .timedOut, .transientReply, .cancelled: true
-        case .tls, .permanentReply, .authenticationFailed, .invalidRequest: false
+        case .connectionFailed, .timedOut, .tls, .transientReply, .cancelled: true
+        case .permanentReply, .authenticationFailed, .invalidRequest: false
         }
     }
 

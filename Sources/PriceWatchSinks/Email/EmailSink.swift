@@ -4,9 +4,9 @@ import PriceWatchCore
 /// the core's ``MailTransport``; or, through ``deliver(_:)-([Alert])``, one email listing a
 /// group of alerts.
 ///
-/// Errors follow the transport's classification (connection failures, timeouts and 4xx
-/// replies are retryable; 5xx replies such as a rejected recipient or failed authentication,
-/// and TLS failures, are permanent), start with the sink's identity and never contain the
+/// Errors follow the transport's classification (connection failures, timeouts, TLS failures
+/// and 4xx replies are retryable; 5xx replies such as a rejected recipient or failed
+/// authentication are permanent), start with the sink's identity and never contain the
 /// password. An alert whose fields could break a header is refused permanently.
 public struct EmailSink: NotificationSink {
     public let identity: String
