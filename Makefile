@@ -16,6 +16,8 @@ SYSCONFDIR ?= /etc
 CONFDIR ?= $(SYSCONFDIR)/pricewatch
 UNITDIR ?= $(SYSCONFDIR)/systemd/system
 SWIFT ?= swift
+# The toolchain where scripts/setup expects it, also under sudo (whose PATH lacks it).
+export PATH := $(PATH):/opt/swift/usr/bin
 INSTALL ?= install
 
 # The unit in the repository names the default location; installing rewrites it.
