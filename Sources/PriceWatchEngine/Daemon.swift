@@ -52,14 +52,14 @@ public enum Daemon {
             logger.critical("could not load state from \(setup.configuration.statePath): \(error)")
             return 1
         }
+        let sinkRegistry = SinkRegistry(setup.sinks)
+        let dispatcher = DeliveryDispatcher(store: store, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
+                                            wallClock: wallClock, logger: logger)
         let observer = observer ?? SystemdObserver(
             notifier: notifier, watchdogPeriod: SystemdEnvironment.watchdogPingPeriod(), logger: logger,
             pendingDeliveries: {
                 try? await store.pendingDeliveries(dueBy: Timestamp(milliseconds: .max), limit: pendingDeliveriesCounted).count
             })
-        let sinkRegistry = SinkRegistry(setup.sinks)
-        let dispatcher = DeliveryDispatcher(store: store, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
-                                            wallClock: wallClock, logger: logger)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloadRequests = AsyncStream<Void> { continuation in
             let task = Task {
