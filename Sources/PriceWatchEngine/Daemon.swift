@@ -24,6 +24,9 @@ public enum Daemon {
     public static func run(configPath: String, environment: [String: String], logger: Logger,
                            observer: (any DaemonObserver)? = nil) async -> Int32 {
         let notifier = ServiceNotifier()
+        let watchdogPeriod = SystemdEnvironment.watchdogPingPeriod()
+        // systemd's watchdog runs from the start: each finished start-up step is progress.
+        let startupProgress = { if watchdogPeriod != nil { notifier.watchdog() } }
         notifier.status("loading the configuration")
         defer { notifier.flush() }
         let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil)
@@ -34,6 +37,7 @@ public enum Daemon {
             notifier.status("invalid configuration in \(configPath); not starting")
             return configurationErrorStatus
         }
+        startupProgress()
         let store: SQLiteAlertStore
         do {
             store = try SQLiteAlertStore.open(path: setup.configuration.statePath)
@@ -55,8 +59,9 @@ public enum Daemon {
         let sinkRegistry = SinkRegistry(setup.sinks)
         let dispatcher = DeliveryDispatcher(store: store, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
                                             wallClock: wallClock, logger: logger)
+        startupProgress()
         let observer = observer ?? SystemdObserver(
-            notifier: notifier, watchdogPeriod: SystemdEnvironment.watchdogPingPeriod(), logger: logger,
+            notifier: notifier, watchdogPeriod: watchdogPeriod, logger: logger,
             pendingDeliveries: {
                 try? await store.pendingDeliveries(dueBy: Timestamp(milliseconds: .max), limit: pendingDeliveriesCounted).count
             })
