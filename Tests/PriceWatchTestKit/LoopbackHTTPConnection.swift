@@ -102,6 +102,9 @@ final class LoopbackHTTPConnection {
 
     /// The next request, or nil when the peer closed, the request was malformed or the server stops.
     private func readRequest() -> RecordedRequest? {
+        if buffer.isEmpty && !receive() { return nil }
+        // Not HTTP (a TLS ClientHello, say): hang up rather than wait for a head that never comes.
+        guard let first = buffer.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else { return nil }
         guard let headEnd = readUntil(Array("\r\n\r\n".utf8), limit: Self.maximumHeadBytes) else { return nil }
         let headText = String(decoding: buffer[..<headEnd], as: UTF8.self)
         buffer.removeSubrange(..<(headEnd + 4))
