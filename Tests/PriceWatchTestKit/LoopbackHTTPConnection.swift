@@ -120,7 +120,8 @@ final class LoopbackHTTPConnection {
         func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name }?.value }
 
         if header("expect")?.lowercased() == "100-continue" {
-            guard send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return nil }
+            // The interim header lets tests check that clients keep only the final response's headers.
+            guard send(Array("HTTP/1.1 100 Continue\r\nX-Interim: 100-continue\r\n\r\n".utf8)) else { return nil }
         }
         var body: [UInt8] = []
         if header("transfer-encoding")?.lowercased().contains("chunked") == true {
