@@ -109,6 +109,7 @@ let package = Package(
             name: "PriceWatchSystemdTests",
             dependencies: ["PriceWatchSystemd", "PriceWatchCore", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "PriceWatchCurlTests", dependencies: ["PriceWatchCurl", "PriceWatchCore", "PriceWatchTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
