@@ -109,10 +109,11 @@ let package = Package(
                            "PriceWatchSinks", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit"]),
+        .testTarget(name: "PriceWatchCurlTests", dependencies: ["PriceWatchCurl", "PriceWatchCore", "PriceWatchTestKit"]),
         // Sinks against real receivers on loopback, and the shared sink conformance suite.
         .testTarget(
             name: "PriceWatchSinksTests",
-            dependencies: ["PriceWatchSinks", "PriceWatchCore", "PriceWatchTestKit"]
+            dependencies: ["PriceWatchSinks", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit"]
         ),
     ],
     swiftLanguageModes: [.v6]
