@@ -2,7 +2,7 @@
 /// revealing it: Slack's and Discord's webhook URLs carry their token in the path, others a
 /// key in the query or `user:password@`. Only ``display`` (scheme, host and port) is ever
 /// printed.
-public struct WebhookEndpoint: Sendable, Hashable {
+public struct WebhookEndpoint: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The URL as configured; sent, never printed.
     public let url: String
     /// `https://hooks.slack.com`: the scheme and the host (with its port, when written).
@@ -69,4 +69,7 @@ public struct WebhookEndpoint: Sendable, Hashable {
         self.display = scheme + "://" + hostAndPort.lowercased()
         self.sensitiveParts = sensitive.filter { !$0.isEmpty && $0 != "/" }
     }
+
+    public var description: String { display }
+    public var debugDescription: String { display }
 }

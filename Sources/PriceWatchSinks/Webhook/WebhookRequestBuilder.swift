@@ -7,7 +7,7 @@ import PriceWatchCore
 /// format's headers of the same name), then `webhook-id` (the alert id), `webhook-timestamp`
 /// (unix seconds of the attempt) and, with a secret, `webhook-signature`
 /// (``StandardWebhookSignature``).
-public struct WebhookRequestBuilder: Sendable {
+public struct WebhookRequestBuilder: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// Headers the sink sets itself, which `headers` may not name.
     public static let reservedHeaders = ["webhook-id", "webhook-timestamp", "webhook-signature",
                                          "content-length", "transfer-encoding", "host", "connection"]
@@ -51,6 +51,15 @@ public struct WebhookRequestBuilder: Sendable {
         }
         redactor = WebhookRedactor(sensitive)
     }
+
+    /// Whether requests carry `webhook-signature`.
+    public var isSigned: Bool { signer != nil }
+
+    public var description: String {
+        "WebhookRequestBuilder(\(endpoint.display), \(format.rawValue), headers: \(customHeaders.map(\.name)), signed: \(isSigned))"
+    }
+
+    public var debugDescription: String { description }
 
     /// The request for `alert` attempted at `now`.
     public func request(for alert: Alert, at now: Timestamp) -> HTTPRequest {

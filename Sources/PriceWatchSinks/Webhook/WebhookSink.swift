@@ -9,9 +9,9 @@ import PriceWatchCore
 /// no answer retryable (with `Retry-After`); other statuses permanent. Error messages name
 /// the sink and the receiver's scheme and host only: never the secret, a header value, or
 /// the URL's path, query or user info.
-public struct WebhookSink: NotificationSink {
-    /// What `[sinks.NAME]` configures.
-    public struct Settings: Sendable {
+public struct WebhookSink: NotificationSink, CustomStringConvertible, CustomDebugStringConvertible {
+    /// What `[sinks.NAME]` configures. Its description shows no URL, header value or secret.
+    public struct Settings: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
         public var url: String
         public var format: WebhookFormat
         /// Sent with every request, after the format's headers (replacing those of the same name).
@@ -31,6 +31,13 @@ public struct WebhookSink: NotificationSink {
 
         /// `timeout` when not configured.
         public static let defaultTimeout: Duration = .seconds(10)
+
+        public var description: String {
+            "WebhookSink.Settings(format: \(format.rawValue), headers: \(headers.map(\.name)), timeout: \(timeout), "
+                + "secret: \(secret == nil ? "none" : "<secret>"))"
+        }
+
+        public var debugDescription: String { description }
     }
 
     public let identity: String
@@ -46,6 +53,13 @@ public struct WebhookSink: NotificationSink {
         self.transport = transport
         self.wallClock = wallClock
     }
+
+    /// `webhook/ops -> https://hooks.example.com (json, signed)`: no path, query or secret.
+    public var description: String {
+        "\(identity) -> \(builder.endpoint.display) (\(builder.format.rawValue)\(builder.isSigned ? ", signed" : ""))"
+    }
+
+    public var debugDescription: String { description }
 
     public func deliver(_ alert: Alert) async throws(SinkError) {
         let failure = WebhookFailure(identity: identity, endpoint: builder.endpoint, redactor: builder.redactor)
