@@ -63,17 +63,32 @@ public struct WebhookRequestBuilder: Sendable, CustomStringConvertible, CustomDe
 
     /// The request for `alert` attempted at `now`.
     public func request(for alert: Alert, at now: Timestamp) -> HTTPRequest {
-        let content = format.content(for: alert)
+        request(id: alert.id, content: format.content(for: alert), at: now)
+    }
+
+    /// The one request for a group of two or more alerts (oldest first) attempted at `now`.
+    public func request(for alerts: [Alert], at now: Timestamp) -> HTTPRequest {
+        if alerts.count == 1, let only = alerts.first { return request(for: only, at: now) }
+        let id = Self.groupID(firstAlertID: alerts.first?.id ?? "")
+        return request(id: id, content: format.content(for: alerts, groupID: id), at: now)
+    }
+
+    /// A group's `webhook-id`: derived from its first (oldest) alert's id, so a retried group
+    /// keeps it, and distinct from that alert's own id, so a receiver deduplicating on
+    /// `webhook-id` never mistakes the group for the lone alert.
+    public static func groupID(firstAlertID: String) -> String { "group-" + firstAlertID }
+
+    private func request(id: String, content: WebhookContent, at now: Timestamp) -> HTTPRequest {
         var headers = content.headers
         for header in customHeaders {
             headers.removeAll { $0.name.lowercased() == header.name.lowercased() }
         }
         headers += customHeaders
         let timestamp = now.seconds
-        headers.append(HTTPHeader("webhook-id", alert.id))
+        headers.append(HTTPHeader("webhook-id", id))
         headers.append(HTTPHeader("webhook-timestamp", String(timestamp)))
         if let signer {
-            headers.append(HTTPHeader("webhook-signature", signer.signature(id: alert.id, timestamp: timestamp, body: content.body)))
+            headers.append(HTTPHeader("webhook-signature", signer.signature(id: id, timestamp: timestamp, body: content.body)))
         }
         return HTTPRequest(method: .post, url: endpoint.url, headers: headers, body: content.body, timeout: timeout,
                            maximumResponseBytes: Self.maximumResponseBytes, followsRedirects: false,

@@ -62,10 +62,23 @@ public struct WebhookSink: NotificationSink, CustomStringConvertible, CustomDebu
     public var debugDescription: String { description }
 
     public func deliver(_ alert: Alert) async throws(SinkError) {
+        try await send(builder.request(for: alert, at: wallClock()))
+    }
+
+    /// Delivers a group of alerts (`group_wait`, oldest first) as ONE request: the JSON
+    /// format's `alerts.fired` payload, or the chat formats' messages one per line; its
+    /// `webhook-id` is ``WebhookRequestBuilder/groupID(firstAlertID:)``.
+    public func deliver(_ alerts: [Alert]) async throws(SinkError) {
+        guard let first = alerts.first else { return }
+        guard alerts.count > 1 else { return try await deliver(first) }
+        try await send(builder.request(for: alerts, at: wallClock()))
+    }
+
+    private func send(_ request: HTTPRequest) async throws(SinkError) {
         let failure = WebhookFailure(identity: identity, endpoint: builder.endpoint, redactor: builder.redactor)
         let response: HTTPResponse
         do {
-            response = try await transport.send(builder.request(for: alert, at: wallClock()))
+            response = try await transport.send(request)
         } catch {
             throw failure.verdict(for: error)
         }
