@@ -11,8 +11,10 @@ public struct WebhookRequestBuilder: Sendable, CustomStringConvertible, CustomDe
     /// Headers the sink sets itself, which `headers` may not name.
     public static let reservedHeaders = ["webhook-id", "webhook-timestamp", "webhook-signature",
                                          "content-length", "transfer-encoding", "host", "connection"]
-    /// A receiver's answer is read up to this size (only its status and first line matter).
-    static let maximumResponseBytes = 64 << 10
+    /// A receiver's answer is read up to this size. Only its status and first line matter,
+    /// but a larger answer fails the attempt (retryably), so the cap is generous: a receiver
+    /// that answers a success with a whole HTML page must not look like a failure.
+    static let maximumResponseBytes = 1 << 20
 
     public let endpoint: WebhookEndpoint
     public let format: WebhookFormat
@@ -102,7 +104,9 @@ public struct WebhookRequestBuilder: Sendable, CustomStringConvertible, CustomDe
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || tokenCharacters.contains(scalar))
         }
         guard isToken else {
-            return "expected header names of letters, digits and !#$%&'*+-.^_`|~, found \(header.name.isEmpty ? "an empty name" : "a name with other characters")"
+            let printable = header.name.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) }
+            let found = header.name.isEmpty ? "an empty name" : printable ? "'\(header.name)'" : "a name with other characters"
+            return "expected header names of letters, digits and !#$%&'*+-.^_`|~, found \(found)"
         }
         if reservedHeaders.contains(header.name.lowercased()) {
             return "header '\(header.name)' is set by the sink itself and cannot be configured"
