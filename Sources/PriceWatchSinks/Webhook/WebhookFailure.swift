@@ -9,8 +9,9 @@ import PriceWatchCore
 /// - no complete response: retryable (connection refused or reset, timeout, TLS failure, a
 ///   cancelled attempt, an over-long answer), except an unusable request, which is permanent.
 ///
-/// Messages start with the sink's identity and the receiver's scheme and host, and pass
-/// through the redactor, so no secret, header value, path or query reaches them.
+/// Messages start with the sink's identity and the receiver's scheme and host; what follows
+/// (the quoted answer, the transport's reason) passes through the redactor, so no secret,
+/// header value, path or query reaches them.
 struct WebhookFailure {
     let identity: String
     let endpoint: WebhookEndpoint
