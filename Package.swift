@@ -82,6 +82,7 @@ let package = Package(
                 "PriceWatchConfig",
                 "PriceWatchEngine",
                 "PriceWatchProviders",
+                "PriceWatchSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -109,6 +110,11 @@ let package = Package(
                            "PriceWatchSinks", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit"]),
+        .testTarget(
+            name: "PriceWatchSystemdTests",
+            dependencies: ["PriceWatchSystemd", "PriceWatchCore", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(name: "PriceWatchCurlTests", dependencies: ["PriceWatchCurl", "PriceWatchCore", "PriceWatchTestKit"]),
         // Sinks against real receivers on loopback, and the shared sink conformance suite.
         .testTarget(
             name: "PriceWatchSinksTests",

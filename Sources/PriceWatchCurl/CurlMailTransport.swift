@@ -1,127 +1,111 @@
 import CCurl
-import Foundation
 import PriceWatchCore
 import Synchronization
 
-/// ``MailTransport`` on libcurl's SMTP: one easy handle per message, performed on a thread of
-/// its own so that the blocking session never occupies the Swift cooperative pool.
+/// ``MailTransport`` on libcurl's SMTP: one easy handle per message, run on a
+/// ``CurlTransferLoop`` (one `curl_multi` handle on a dedicated thread), so the blocking
+/// session never occupies the Swift cooperative pool. Cancelling the calling task aborts the
+/// session at libcurl's next progress call (within about a second).
 ///
 /// TLS: `smtp://` sets `CURLOPT_USE_SSL = CURLUSESSL_ALL`, so a server that does not offer
 /// STARTTLS fails the session (`CURLE_USE_SSL_FAILED`) instead of sending in clear; `smtps://`
 /// is TLS from the start; only ``MailSubmission/Security/none`` sets `CURLUSESSL_NONE`, and it
 /// is refused together with credentials. Peer and host verification are always on.
-///
-/// Cancellation of the calling task aborts the session from the progress callback, which
-/// libcurl calls at least once a second.
 public struct CurlMailTransport: MailTransport {
-    public init() {}
+    private let loop: CurlTransferLoop
+
+    /// - Parameter loop: the transfer loop to run on; share the HTTP transport's to use one thread.
+    public init(loop: CurlTransferLoop = CurlTransferLoop()) {
+        self.loop = loop
+    }
 
     public func send(_ submission: MailSubmission) async throws(MailTransportError) {
         if let problem = submission.problem {
             throw MailTransportError(.invalidRequest, "\(submission.serverName): \(problem)")
         }
-        guard CurlGlobal.initialised else {
-            throw MailTransportError(.invalidRequest, "\(submission.serverName): libcurl failed to initialise")
-        }
-        if Task.isCancelled { throw MailTransportError(.cancelled, "\(submission.serverName): cancelled before sending") }
         let session = SMTPSession(submission)
-        let result: Result<Void, MailTransportError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let thread = Thread {
-                    continuation.resume(returning: session.perform())
-                }
-                thread.name = "pricewatch-smtp"
-                thread.start()
-            }
+        guard let handle = CurlEasyHandle() else {
+            throw MailTransportError(.connectionFailed, "\(submission.serverName): libcurl could not create a handle")
+        }
+        guard session.configure(handle) == CURLE_OK else {
+            throw MailTransportError(.invalidRequest, "\(submission.serverName): libcurl refused an SMTP option (\(handle.errorDetail))")
+        }
+        if Task.isCancelled { throw MailTransportError(.cancelled, "\(submission.serverName): cancelled") }
+        // The transfer is shielded from the caller's cancellation, which instead makes the
+        // progress callback abort it: libcurl 7.88 answers `curl_multi_remove_handle` on an
+        // SMTP session in progress with a blocking QUIT (up to the 120 s server-response
+        // timeout), which would stall the loop thread and every transfer on it. An aborted
+        // transfer ends through the normal completion path without that wait.
+        let loop = self.loop
+        let transfer = Task { () async throws(CancellationError) -> CurlTransferResult in try await loop.perform(handle) }
+        let outcome = await withTaskCancellationHandler {
+            await transfer.result
         } onCancel: {
             session.cancel()
         }
-        try result.get()
+        guard case .success(let result) = outcome, !(result.code == CURLE_ABORTED_BY_CALLBACK && session.isCancelled) else {
+            throw MailTransportError(.cancelled, "\(submission.serverName): cancelled")
+        }
+        // The read callback's user data must outlive the transfer.
+        withExtendedLifetime(session) {}
+        if result.succeeded { return }
+        throw session.classify(result.code, reply: handle.info(CURLINFO_RESPONSE_CODE), detail: result.detail)
     }
 }
 
-/// One SMTP session: the easy handle, the message being uploaded and the outcome.
+/// One SMTP session: the options of its easy handle and the message being uploaded.
 ///
-/// `@unchecked Sendable`: every mutable field is touched only by the one thread that runs
-/// ``perform()`` (libcurl calls the callbacks on it); ``cancel()`` touches only the atomic flag.
+/// `@unchecked Sendable`: `offset` is touched only by the read callback, which libcurl calls on
+/// the loop thread, one call at a time, while the transfer runs; `cancelled` is atomic; the
+/// rest is immutable.
 final class SMTPSession: @unchecked Sendable {
     private let submission: MailSubmission
     private let message: [UInt8]
     private var offset = 0
     private let cancelled = Atomic<Bool>(false)
 
-    init(_ submission: MailSubmission) {
-        self.submission = submission
-        self.message = submission.message
-    }
-
+    /// Makes the transfer abort at libcurl's next progress call (at least once a second).
     func cancel() {
         cancelled.store(true, ordering: .relaxed)
     }
 
     var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
-    /// Runs the whole session; blocks the calling thread.
-    func perform() -> Result<Void, MailTransportError> {
-        guard let handle = curl_easy_init() else {
-            return .failure(MailTransportError(.connectionFailed, "\(submission.serverName): libcurl could not create a handle"))
-        }
-        var recipients: UnsafeMutablePointer<curl_slist>?
-        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        defer {
-            curl_easy_cleanup(handle)
-            curl_slist_free_all(recipients)
-        }
-        for address in submission.recipients {
-            guard let appended = curl_slist_append(recipients, "<\(address)>") else {
-                return .failure(MailTransportError(.connectionFailed, "\(submission.serverName): out of memory building the recipient list"))
-            }
-            recipients = appended
-        }
-        let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { buffer in
-            let setup = configure(handle, recipients: recipients, errorBuffer: buffer.baseAddress)
-            guard setup == CURLE_OK else { return setup }
-            return withExtendedLifetime(self) { curl_easy_perform(handle) }
-        }
-        if code == CURLE_OK { return .success(()) }
-        var reply = 0
-        _ = pricewatch_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &reply)
-        let detail = errorBuffer.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { String(cString: $0) } ?? ""
-        }
-        return .failure(classify(code, reply: reply, detail: detail))
+    init(_ submission: MailSubmission) {
+        self.submission = submission
+        self.message = submission.message
     }
 
-    private func configure(_ handle: UnsafeMutableRawPointer, recipients: UnsafeMutablePointer<curl_slist>?,
-                           errorBuffer: UnsafeMutablePointer<CChar>?) -> CURLcode {
+    /// Sets every option of the session on `handle`; the first failure, or `CURLE_OK`.
+    func configure(_ handle: CurlEasyHandle) -> CURLcode {
         let timeout = submission.timeout.components
         let milliseconds = max(1, Int(timeout.seconds) * 1000 + Int(timeout.attoseconds / 1_000_000_000_000_000))
+        let recipients = CurlStringList()
+        for address in submission.recipients where !recipients.append("<\(address)>") { return CURLE_OUT_OF_MEMORY }
         var codes: [CURLcode] = [
-            pricewatch_curl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer),
-            pricewatch_curl_easy_setopt_string(handle, CURLOPT_URL, submission.url),
-            pricewatch_curl_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "smtp,smtps"),
-            pricewatch_curl_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1),
-            pricewatch_curl_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds),
-            pricewatch_curl_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds),
-            pricewatch_curl_easy_setopt_long(handle, CURLOPT_USE_SSL,
-                                             Int(submission.security == .none ? CURLUSESSL_NONE.rawValue : CURLUSESSL_ALL.rawValue)),
-            pricewatch_curl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1),
-            pricewatch_curl_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2),
-            pricewatch_curl_easy_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(submission.envelopeFrom)>"),
-            pricewatch_curl_easy_setopt_slist(handle, CURLOPT_MAIL_RCPT, recipients),
-            pricewatch_curl_easy_setopt_long(handle, CURLOPT_UPLOAD, 1),
-            pricewatch_curl_easy_setopt_data_callback(handle, CURLOPT_READFUNCTION, smtpReadCallback),
-            pricewatch_curl_easy_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(self).toOpaque()),
-            pricewatch_curl_easy_setopt_long(handle, CURLOPT_NOPROGRESS, 0),
-            pricewatch_curl_easy_setopt_progress_callback(handle, smtpProgressCallback),
-            pricewatch_curl_easy_setopt_pointer(handle, CURLOPT_XFERINFODATA, Unmanaged.passUnretained(self).toOpaque()),
+            handle.set(CURLOPT_URL, submission.url),
+            handle.set(CURLOPT_PROTOCOLS_STR, "smtp,smtps"),
+            handle.set(CURLOPT_NOSIGNAL, true),
+            handle.set(CURLOPT_TIMEOUT_MS, milliseconds),
+            handle.set(CURLOPT_CONNECTTIMEOUT_MS, milliseconds),
+            handle.set(CURLOPT_USE_SSL, Int(submission.security == .none ? CURLUSESSL_NONE.rawValue : CURLUSESSL_ALL.rawValue)),
+            handle.set(CURLOPT_SSL_VERIFYPEER, true),
+            handle.set(CURLOPT_SSL_VERIFYHOST, 2),
+            handle.set(CURLOPT_MAIL_FROM, "<\(submission.envelopeFrom)>"),
+            handle.set(CURLOPT_MAIL_RCPT, recipients),
+            handle.set(CURLOPT_UPLOAD, true),
+            handle.set(callback: CURLOPT_READFUNCTION, smtpReadCallback),
+            handle.set(pointer: CURLOPT_READDATA, Unmanaged.passUnretained(self).toOpaque()),
+            handle.set(CURLOPT_NOPROGRESS, false),
+            pricewatch_curl_easy_setopt_progress_callback(handle.raw, smtpProgressCallback),
+            handle.set(pointer: CURLOPT_XFERINFODATA, Unmanaged.passUnretained(self).toOpaque()),
         ]
         if let caFile = submission.caFile {
-            codes.append(pricewatch_curl_easy_setopt_string(handle, CURLOPT_CAINFO, caFile))
+            codes.append(handle.set(CURLOPT_CAINFO, caFile))
         }
         if let username = submission.username, let password = submission.password {
-            codes.append(pricewatch_curl_easy_setopt_string(handle, CURLOPT_USERNAME, username))
-            codes.append(pricewatch_curl_easy_setopt_string(handle, CURLOPT_PASSWORD, password.value))
+            codes.append(handle.set(CURLOPT_USERNAME, username))
+            codes.append(handle.set(CURLOPT_PASSWORD, password.value))
         }
         return codes.first { $0 != CURLE_OK } ?? CURLE_OK
     }
@@ -147,8 +131,6 @@ final class SMTPSession: @unchecked Sendable {
         }
         let replyCode = (200...599).contains(reply) ? reply : nil
         switch code {
-        case CURLE_ABORTED_BY_CALLBACK where isCancelled:
-            return MailTransportError(.cancelled, "\(server): cancelled")
         case CURLE_OPERATION_TIMEDOUT:
             return MailTransportError(.timedOut, "\(server): no answer within \(submission.timeout) (\(what))", replyCode: replyCode)
         case CURLE_USE_SSL_FAILED:
@@ -179,9 +161,7 @@ final class SMTPSession: @unchecked Sendable {
 
 private let smtpReadCallback: pricewatch_curl_data_callback = { buffer, size, count, userdata in
     guard let buffer, let userdata else { return 0 }
-    let session = Unmanaged<SMTPSession>.fromOpaque(userdata).takeUnretainedValue()
-    if session.isCancelled { return Int(CURL_READFUNC_ABORT) }
-    return session.read(into: buffer, capacity: size * count)
+    return Unmanaged<SMTPSession>.fromOpaque(userdata).takeUnretainedValue().read(into: buffer, capacity: size * count)
 }
 
 private let smtpProgressCallback: pricewatch_curl_progress_callback = { userdata, _, _, _, _ in

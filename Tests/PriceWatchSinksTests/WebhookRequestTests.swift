@@ -63,7 +63,8 @@ import Testing
             (HTTPHeader("X-Token", "s3cret\r\nX-Evil: 1"), "headers: the value of header 'X-Token' contains a line break or a control character"),
             (HTTPHeader("webhook-signature", "v1,forged"), "headers: header 'webhook-signature' is set by the sink itself and cannot be configured"),
             (HTTPHeader("Content-Length", "12"), "headers: header 'Content-Length' is set by the sink itself and cannot be configured"),
-            (HTTPHeader("X Token", "s3cret"), "headers: expected header names of letters, digits and !#$%&'*+-.^_`|~, found a name with other characters"),
+            (HTTPHeader("X Token", "s3cret"), "headers: expected header names of letters, digits and !#$%&'*+-.^_`|~, found 'X Token'"),
+            (HTTPHeader("X-\u{1}", "s3cret"), "headers: expected header names of letters, digits and !#$%&'*+-.^_`|~, found a name with other characters"),
         ]
         for (header, expected) in cases {
             #expect(throws: WebhookConfigurationError(expected)) {

@@ -32,8 +32,8 @@ public enum AdapterFactory {
     /// One sink per `[sinks.NAME]`. Webhook sinks send through `transport` and sign with the
     /// time of `wallClock`; email sinks submit through `mailTransport` (libcurl's SMTP unless a
     /// test says) and date their messages by `wallClock`.
-    public static func sinks(for configuration: Configuration, transport: (any HTTPTransport)? = nil,
-                             mailTransport: any MailTransport = CurlMailTransport(),
+    public static func sinks(for configuration: Configuration, transport: any HTTPTransport = AdapterFactory.sinkTransport,
+                             mailTransport: any MailTransport = AdapterFactory.mailTransport,
                              wallClock: @escaping @Sendable () -> Timestamp = AdapterFactory.systemWallClock)
         -> (sinks: [String: any NotificationSink], diagnostics: [Diagnostic]) {
         var sinks: [String: any NotificationSink] = [:]
@@ -43,10 +43,6 @@ public enum AdapterFactory {
             case "stdout":
                 sinks[settings.name] = StdoutSink(name: settings.name, format: settings.format == "json" ? .json : .text)
             case "webhook":
-                guard let transport else {
-                    diagnostics.append(.error("sinks.\(settings.name): this build has no HTTP transport for webhook sinks", path: configuration.mainFile))
-                    continue
-                }
                 do {
                     sinks[settings.name] = try webhookSink(settings, transport: transport, wallClock: wallClock)
                 } catch {
@@ -76,6 +72,13 @@ public enum AdapterFactory {
         webhook.secret = options.secret("secret")?.value
         return try WebhookSink(name: settings.name, settings: webhook, transport: transport, wallClock: wallClock)
     }
+
+    /// The libcurl transport webhook sinks send through: one transfer thread for every sink,
+    /// across reloads.
+    public static let sinkTransport: any HTTPTransport = CurlHTTPTransport()
+
+    /// The mail transport of `email` sinks (libcurl's SMTP on its own transfer loop).
+    public static let mailTransport: any MailTransport = CurlMailTransport()
 
     /// The system's wall clock, in milliseconds.
     @Sendable

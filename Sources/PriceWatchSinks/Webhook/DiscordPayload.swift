@@ -11,8 +11,11 @@ public enum DiscordPayload {
     public static let maximumLength = 2000
 
     /// The JSON text for `alert`.
-    public static func json(for alert: Alert) -> String {
-        "{\"content\":" + JSONWriter.quoted(truncated(alert.message)) + ",\"allowed_mentions\":{\"parse\":[]}}"
+    public static func json(for alert: Alert) -> String { json(text: alert.message) }
+
+    /// The body for any text (a group's messages, one per line).
+    static func json(text: String) -> String {
+        "{\"content\":" + JSONWriter.quoted(truncated(text)) + ",\"allowed_mentions\":{\"parse\":[]}}"
     }
 
     /// `text` unchanged when it fits, else its longest prefix of whole characters that fits

@@ -28,6 +28,23 @@ public enum NtfyPayload {
         return WebhookContent(headers: headers, body: Array(alert.message.utf8))
     }
 
+    /// A group: every message on its own line, `Title: 3 alerts: AAPL, MSFT` (symbols in order,
+    /// each once), a trend tag when every alert moved the same way, `Priority: high`.
+    static func content(for alerts: [Alert]) -> WebhookContent {
+        var symbols: [String] = []
+        for alert in alerts where !symbols.contains(alert.symbol) { symbols.append(alert.symbol) }
+        let trends = Set(alerts.map(isRising))
+        var headers = [
+            HTTPHeader("Content-Type", "text/plain; charset=utf-8"),
+            HTTPHeader("Title", headerText("\(alerts.count) alerts: " + symbols.joined(separator: ", "))),
+        ]
+        if trends.count == 1, let rising = trends.first ?? nil {
+            headers.append(HTTPHeader("Tags", rising ? upwardTag : downwardTag))
+        }
+        headers.append(HTTPHeader("Priority", "high"))
+        return WebhookContent(headers: headers, body: Array(alerts.map(\.message).joined(separator: "\n").utf8))
+    }
+
     /// Whether the price moved up (`true`), down (`false`), or it cannot be told (`nil`):
     /// from a crossing's direction, a percent rule's change, or the condition's kind.
     static func isRising(_ alert: Alert) -> Bool? {

@@ -7,9 +7,12 @@ import PriceWatchCore
 /// would notify everyone), so exactly those three are escaped as Slack documents.
 public enum SlackPayload {
     /// The JSON text for `alert`.
-    public static func json(for alert: Alert) -> String {
+    public static func json(for alert: Alert) -> String { json(text: alert.message) }
+
+    /// `{"text":…}` for any text (a group's messages, one per line).
+    static func json(text: String) -> String {
         var json = JSONWriter()
-        json.string("text", escaped(alert.message))
+        json.string("text", escaped(text))
         return json.result
     }
 

@@ -21,4 +21,15 @@ public enum WebhookFormat: String, Sendable, CaseIterable {
         case .ntfy: NtfyPayload.content(for: alert)
         }
     }
+
+    /// The body and headers this format sends for a group of two or more alerts (oldest
+    /// first) delivered as one message; `groupID` is the group's `webhook-id`.
+    public func content(for alerts: [Alert], groupID: String) -> WebhookContent {
+        switch self {
+        case .json: .json(WebhookPayload.json(for: alerts, groupID: groupID))
+        case .slack: .json(SlackPayload.json(text: alerts.map(\.message).joined(separator: "\n")))
+        case .discord: .json(DiscordPayload.json(text: alerts.map(\.message).joined(separator: "\n")))
+        case .ntfy: NtfyPayload.content(for: alerts)
+        }
+    }
 }

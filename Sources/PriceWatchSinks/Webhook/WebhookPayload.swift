@@ -40,5 +40,20 @@ public enum WebhookPayload {
         return json.result
     }
 
+    /// The event type of a group of alerts delivered as one request (`group_wait`).
+    public static let alertsFired = "alerts.fired"
+
+    /// The JSON text for a group: `{"version":1,"type":"alerts.fired","id":GROUP,"count":N,
+    /// "alerts":[…]}`, each element exactly the single-alert payload, oldest first.
+    public static func json(for alerts: [Alert], groupID: String) -> String {
+        var json = JSONWriter()
+        json.integer("version", version)
+        json.string("type", alertsFired)
+        json.string("id", groupID)
+        json.integer("count", alerts.count)
+        let head = String(json.result.dropLast())   // the object so far, without its closing brace
+        return head + ",\"alerts\":[" + alerts.map(Self.json(for:)).joined(separator: ",") + "]}"
+    }
+
     static func content(for alert: Alert) -> WebhookContent { .json(json(for: alert)) }
 }

@@ -1,7 +1,7 @@
 /// Removes every string that may be secret from a message before it leaves the sink: the
 /// signing secret, every custom header value (any of them may be a token), and the URL's
 /// path, query and user info.
-struct WebhookRedactor: Sendable {
+struct WebhookRedactor: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// Longest first, so that a secret containing another is removed whole.
     let secrets: [String]
 
@@ -20,4 +20,7 @@ struct WebhookRedactor: Sendable {
         }
         return result
     }
+
+    var description: String { "WebhookRedactor(\(secrets.count) strings)" }
+    var debugDescription: String { description }
 }

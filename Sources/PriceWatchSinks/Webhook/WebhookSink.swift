@@ -9,9 +9,9 @@ import PriceWatchCore
 /// no answer retryable (with `Retry-After`); other statuses permanent. Error messages name
 /// the sink and the receiver's scheme and host only: never the secret, a header value, or
 /// the URL's path, query or user info.
-public struct WebhookSink: NotificationSink {
-    /// What `[sinks.NAME]` configures.
-    public struct Settings: Sendable {
+public struct WebhookSink: NotificationSink, CustomStringConvertible, CustomDebugStringConvertible {
+    /// What `[sinks.NAME]` configures. Its description shows no URL, header value or secret.
+    public struct Settings: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
         public var url: String
         public var format: WebhookFormat
         /// Sent with every request, after the format's headers (replacing those of the same name).
@@ -31,6 +31,13 @@ public struct WebhookSink: NotificationSink {
 
         /// `timeout` when not configured.
         public static let defaultTimeout: Duration = .seconds(10)
+
+        public var description: String {
+            "WebhookSink.Settings(format: \(format.rawValue), headers: \(headers.map(\.name)), timeout: \(timeout), "
+                + "secret: \(secret == nil ? "none" : "<secret>"))"
+        }
+
+        public var debugDescription: String { description }
     }
 
     public let identity: String
@@ -47,11 +54,31 @@ public struct WebhookSink: NotificationSink {
         self.wallClock = wallClock
     }
 
+    /// `webhook/ops -> https://hooks.example.com (json, signed)`: no path, query or secret.
+    public var description: String {
+        "\(identity) -> \(builder.endpoint.display) (\(builder.format.rawValue)\(builder.isSigned ? ", signed" : ""))"
+    }
+
+    public var debugDescription: String { description }
+
     public func deliver(_ alert: Alert) async throws(SinkError) {
+        try await send(builder.request(for: alert, at: wallClock()))
+    }
+
+    /// Delivers a group of alerts (`group_wait`, oldest first) as ONE request: the JSON
+    /// format's `alerts.fired` payload, or the chat formats' messages one per line; its
+    /// `webhook-id` is ``WebhookRequestBuilder/groupID(firstAlertID:)``.
+    public func deliver(_ alerts: [Alert]) async throws(SinkError) {
+        guard let first = alerts.first else { return }
+        guard alerts.count > 1 else { return try await deliver(first) }
+        try await send(builder.request(for: alerts, at: wallClock()))
+    }
+
+    private func send(_ request: HTTPRequest) async throws(SinkError) {
         let failure = WebhookFailure(identity: identity, endpoint: builder.endpoint, redactor: builder.redactor)
         let response: HTTPResponse
         do {
-            response = try await transport.send(builder.request(for: alert, at: wallClock()))
+            response = try await transport.send(request)
         } catch {
             throw failure.verdict(for: error)
         }

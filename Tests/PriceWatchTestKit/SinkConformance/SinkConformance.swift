@@ -35,13 +35,15 @@ public enum SinkConformance: String, Sendable, CaseIterable, CustomStringConvert
     /// Cancelling the task of an attempt stuck on a silent receiver ends it long before the
     /// sink's timeout, with a retryable error (a cancelled attempt must never dead-letter).
     case cancellationEndsPromptly
+    /// Printing the sink (`"\(sink)"`, `String(reflecting:)`), as a log line might, shows no secret.
+    case descriptionShowsNoSecret
 
     public var description: String { rawValue }
 
     /// The behaviours a check needs.
     public var requiredBehaviours: Set<SinkReceiverBehaviour.Kind> {
         switch self {
-        case .deliversToAHealthyReceiver, .redeliveryCarriesTheSameID: [.healthy]
+        case .deliversToAHealthyReceiver, .redeliveryCarriesTheSameID, .descriptionShowsNoSecret: [.healthy]
         case .temporaryFailureIsRetryable: [.temporaryFailure]
         case .retryAfterIsReported: [.temporaryFailureRetryAfter]
         case .permanentFailureIsPermanent: [.permanentFailure]
@@ -124,6 +126,14 @@ public enum SinkConformance: String, Sendable, CaseIterable, CustomStringConvert
 
             case .cancellationEndsPromptly:
                 failures += try await cancellation(harness)
+
+            case .descriptionShowsNoSecret:
+                let sink = try await harness.makeSink(.healthy, timeout: .seconds(30))
+                for text in [String(describing: sink), String(reflecting: sink)] {
+                    for secret in harness.secrets where text.contains(secret) {
+                        failures.append("printing the sink shows a secret: \(Self.masked(text, harness.secrets))")
+                    }
+                }
             }
         } catch {
             failures.append("the harness could not build the sink: \(error)")

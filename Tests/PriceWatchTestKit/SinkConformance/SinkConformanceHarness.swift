@@ -54,8 +54,9 @@ public enum SinkReceiverBehaviour: Sendable, Hashable, CustomStringConvertible {
 ///   one attempt (the suite passes a short one for the timeout check and a long one for the
 ///   cancellation check).
 /// - ``waitUntilReceiving()`` returns once the current receiver has begun receiving an alert
-///   (for ``SinkReceiverBehaviour/hang``: the request or the message data has arrived), so
-///   that cancelling then cancels an attempt in flight. It must not sleep to guess.
+///   (for ``SinkReceiverBehaviour/hang``: the HTTP request arrived; for SMTP, the connection
+///   was accepted or the message data arrived), so that cancelling then cancels an attempt in
+///   flight. It must wait for that event, not sleep to guess.
 /// - ``receivedAlertIDs()`` lists the alert ids the current receiver accepted, in order,
 ///   read back from what it received (the `webhook-id` header, the `Message-ID`, the line).
 /// - ``secrets`` lists every string that must never appear in an error or a log line.
