@@ -23,9 +23,20 @@ final class EmailTestServer: Sendable {
     private let input: Pipe
     private let lines: Lines
 
-    /// The server's standard output, line by line.
+    /// The server's standard output, line by line (a line split across reads is joined).
     final class Lines: Sendable {
         let state = Mutex<[String]>([])
+        private let partial = Mutex("")
+
+        func append(_ text: String) {
+            let complete: [String] = partial.withLock { buffer in
+                buffer += text
+                var parts = buffer.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                buffer = parts.removeLast()
+                return parts
+            }
+            state.withLock { $0 += complete }
+        }
     }
 
     /// The server's certificate, for the sink's `ca_file`.
@@ -52,8 +63,7 @@ final class EmailTestServer: Sendable {
                 handle.readabilityHandler = nil
                 return
             }
-            let text = String(decoding: data, as: UTF8.self)
-            lines.state.withLock { $0 += text.split(separator: "\n").map(String.init) }
+            lines.append(String(decoding: data, as: UTF8.self))
         }
         try process.run()
         self.process = process
