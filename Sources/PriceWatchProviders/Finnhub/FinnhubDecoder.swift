@@ -16,7 +16,7 @@ public enum FinnhubDecoder {
         }
         let price = document["c"]?.number
         let seconds = document["t"]?.integer
-        if (price == 0 || price == nil) && (seconds == 0 || seconds == nil) && document["error"] == nil {
+        if price == 0, seconds ?? 0 == 0 {
             return .failure(ProviderError(.unknownSymbol, "finnhub has no quote for the symbol \(symbol) (answered zeros)"))
         }
         // Finnhub publishes at most 4 fractional digits for US equities; floats keep up to 8.
