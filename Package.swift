@@ -109,6 +109,7 @@ let package = Package(
             name: "PriceWatchProvidersTests",
             dependencies: ["PriceWatchProviders", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit"]
         ),
+        .testTarget(name: "PriceWatchCurlTests", dependencies: ["PriceWatchCurl", "PriceWatchCore", "PriceWatchTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
