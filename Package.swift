@@ -104,7 +104,7 @@ let package = Package(
             dependencies: ["PriceWatchEngine", "PriceWatchCore", "PriceWatchStore", "PriceWatchProviders",
                            "PriceWatchSinks", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit"]),
+        .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit", "PriceWatchCore"]),
         .testTarget(
             name: "PriceWatchProvidersTests",
             dependencies: ["PriceWatchProviders", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit"]
