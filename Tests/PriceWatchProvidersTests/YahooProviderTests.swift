@@ -147,5 +147,6 @@ import Testing
         #expect(YahooProvider.maximumBatchSize == 50)
         #expect(provider().maximumBatchSize == 50)
         #expect(YahooProvider.requestsPerMinute == 30)
+        #expect(provider().requestsPerMinute == 30)
     }
 }

@@ -15,6 +15,8 @@ public struct BinanceProvider: QuoteProvider, ProviderLimits {
 
     public let name: String
     public var maximumBatchSize: Int { Self.maximumBatchSize }
+    /// The documented rate as the polling policy reads it from any provider.
+    public var requestsPerMinute: Double? { Double(Self.requestsPerMinute) }
     private let transport: any HTTPTransport
     private let baseURL: String
     private let timeout: Duration

@@ -14,6 +14,8 @@ public struct FinnhubProvider: QuoteProvider, SymbolSearching, ProviderLimits {
 
     public let name: String
     public var maximumBatchSize: Int { Self.maximumBatchSize }
+    /// The documented rate as the polling policy reads it from any provider.
+    public var requestsPerMinute: Double? { Double(Self.requestsPerMinute) }
     private let transport: any HTTPTransport
     private let baseURL: String
     private let apiKey: String
