@@ -33,6 +33,13 @@ public enum AdapterFactory {
                 }
                 providers[settings.name] = FinnhubProvider(name: settings.name, transport: transport, apiKey: key.value,
                                                            baseURL: settings.baseURL)
+            case "twelvedata":
+                guard let key = settings.apiKey else {
+                    diagnostics.append(.error("providers.\(settings.name): 'api_key' is required for a twelvedata provider", path: configuration.mainFile))
+                    continue
+                }
+                providers[settings.name] = TwelveDataProvider(name: settings.name, transport: transport, apiKey: key.value,
+                                                              baseURL: settings.baseURL)
             case "coinbase":
                 providers[settings.name] = CoinbaseProvider(name: settings.name, transport: transport, baseURL: settings.baseURL, now: now)
             case "binance":
