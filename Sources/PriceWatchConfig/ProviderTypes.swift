@@ -18,6 +18,7 @@ enum ProviderTypes {
         TableSchema(type: "twelvedata", summary: "Twelve Data: equities, ETFs, currencies, crypto; needs api_key", fields: []),
         TableSchema(type: "coinbase", summary: "Coinbase spot prices, keyless: pairs such as BTC-USD", fields: []),
         TableSchema(type: "binance", summary: "Binance 24-hour tickers, keyless: symbols such as BTCUSDT", fields: []),
+        TableSchema(type: "kraken", summary: "Kraken tickers, keyless: pairs such as XBTUSD", fields: []),
     ]
 
     /// Types that cannot work without `api_key`: its absence is a configuration error.

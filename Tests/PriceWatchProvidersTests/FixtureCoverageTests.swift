@@ -9,9 +9,10 @@ import Testing
         "coinbase": CoinbaseDecoderTests.fixtures,
         "binance": BinanceDecoderTests.fixtures,
         "twelvedata": TwelveDataDecoderTests.fixtures,
+        "kraken": KrakenDecoderTests.fixtures,
     ]
 
-    @Test(arguments: ["yahoo", "finnhub", "coinbase", "binance", "twelvedata"])
+    @Test(arguments: ["yahoo", "finnhub", "coinbase", "binance", "twelvedata", "kraken"])
     func everyFixtureIsDecodedByATest(service: String) throws {
         let files = try ProviderFixtures.files(service)
         #expect(!files.isEmpty)

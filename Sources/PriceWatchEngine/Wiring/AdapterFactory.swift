@@ -42,6 +42,8 @@ public enum AdapterFactory {
                                                               baseURL: settings.baseURL)
             case "coinbase":
                 providers[settings.name] = CoinbaseProvider(name: settings.name, transport: transport, baseURL: settings.baseURL, now: now)
+            case "kraken":
+                providers[settings.name] = KrakenProvider(name: settings.name, transport: transport, baseURL: settings.baseURL, now: now)
             case "binance":
                 providers[settings.name] = BinanceProvider(name: settings.name, transport: transport, baseURL: settings.baseURL)
             default:
