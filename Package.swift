@@ -77,6 +77,7 @@ let package = Package(
                 "PriceWatchConfig",
                 "PriceWatchEngine",
                 "PriceWatchProviders",
+                "PriceWatchSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -104,6 +105,10 @@ let package = Package(
                            "PriceWatchSinks", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit"]),
+        .testTarget(
+            name: "PriceWatchSystemdTests",
+            dependencies: ["PriceWatchSystemd", "PriceWatchCore", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

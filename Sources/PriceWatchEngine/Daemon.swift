@@ -3,6 +3,7 @@ import Logging
 import PriceWatchConfig
 import PriceWatchCore
 import PriceWatchStore
+import PriceWatchSystemd
 import ServiceLifecycle
 import UnixSignals
 
@@ -12,13 +13,25 @@ public enum Daemon {
     /// Exit status when the configuration is invalid at start (`RestartPreventExitStatus=78`).
     public static let configurationErrorStatus: Int32 = 78
 
+    /// How many pending deliveries the service status counts at most.
+    static let pendingDeliveriesCounted = 10_000
+
     /// Runs the daemon; returns the process exit status.
+    ///
+    /// - Parameter observer: told of the daemon's lifecycle; `nil`: systemd's
+    ///   (``SystemdObserver``: `sd_notify` and the watchdog, which do nothing when the process
+    ///   was not started by systemd).
     public static func run(configPath: String, environment: [String: String], logger: Logger,
-                           observer: any DaemonObserver = SilentDaemonObserver()) async -> Int32 {
+                           observer: (any DaemonObserver)? = nil) async -> Int32 {
+        let notifier = ServiceNotifier()
+        notifier.status("loading the configuration")
+        defer { notifier.flush() }
         let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil)
         report(diagnostics)
         guard let setup = loaded else {
-            logger.critical("invalid configuration in \(configPath); not starting")
+            logger.critical("invalid configuration in \(configPath); not starting",
+                            metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationRejected.metadataValue])
+            notifier.status("invalid configuration in \(configPath); not starting")
             return configurationErrorStatus
         }
         let store: SQLiteAlertStore
@@ -39,6 +52,11 @@ public enum Daemon {
             logger.critical("could not load state from \(setup.configuration.statePath): \(error)")
             return 1
         }
+        let observer = observer ?? SystemdObserver(
+            notifier: notifier, watchdogPeriod: SystemdEnvironment.watchdogPingPeriod(), logger: logger,
+            pendingDeliveries: {
+                try? await store.pendingDeliveries(dueBy: Timestamp(milliseconds: .max), limit: pendingDeliveriesCounted).count
+            })
         let sinkRegistry = SinkRegistry(setup.sinks)
         let dispatcher = DeliveryDispatcher(store: store, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
                                             wallClock: wallClock, logger: logger)
@@ -59,6 +77,8 @@ public enum Daemon {
             })
         let group = ServiceGroup(configuration: .init(
             services: [
+                // First, so it stops last: the watchdog pings while the others drain.
+                .init(service: ObserverService(observer: observer), successTerminationBehavior: .ignore),
                 .init(service: DispatchService(dispatcher: dispatcher)),
                 .init(service: polling),
             ],

@@ -1,5 +1,6 @@
 import Logging
 import PriceWatchCore
+import PriceWatchSystemd
 
 /// Polls one provider for its symbols at a fixed rate, on a monotonic clock, without drift.
 ///
@@ -62,7 +63,8 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
             do {
                 results.merge(try await provider.fetch(batch)) { $1 }
             } catch {
-                logger.warning("fetch failed: \(error)", metadata: ["provider": "\(provider.name)", "symbols": "\(batch.count)"])
+                logger.warning("fetch failed: \(error)", metadata: ["provider": "\(provider.name)", "symbols": "\(batch.count)",
+                                                                    OperatorEvent.metadataKey: OperatorEvent.providerFailing.metadataValue])
             }
         }
         for (symbol, result) in results {
