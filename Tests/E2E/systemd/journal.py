@@ -9,11 +9,29 @@ scripts/e2e-systemd and answers one question per call, printing the answer on st
   journal.py FILE duplicates           exit 1 and list them if an alert id, or a rule, symbol
                                        and quote time, was delivered twice; else print the
                                        number of distinct alerts
+  journal.py FILE event NAME           count of entries of an operator event (alert-fired,
+                                       configuration-reloaded, configuration-rejected, ...),
+                                       found by its MESSAGE_ID
+  journal.py FILE structured           exit 1 and list them if a delivered alert has no
+                                       "alert fired" entry with its MESSAGE_ID and the fields
+                                       PRICEWATCH_ALERT_ID, PRICEWATCH_RULE, PRICEWATCH_SYMBOL;
+                                       else print the number of alerts checked
   journal.py FILE show                 the messages, one line each, with their PID (for a
                                        failure report)
 """
 import json
 import sys
+
+
+# The journal MESSAGE_IDs of Sources/PriceWatchSystemd/OperatorEvent.swift (fixed forever).
+MESSAGE_IDS = {
+    "alert-fired": "5543079bbf4649709b214a9d0111fad7",
+    "delivery-dead-lettered": "27811feb625046b8896d6b338066355f",
+    "configuration-reloaded": "945e35f766c747f6bea7da72ca183a40",
+    "configuration-rejected": "24a3a6bebcb84725afdf71bba4a9cbe9",
+    "provider-failing": "98be351dce404f41b42930e9ce3cea5d",
+    "scheduler-stalled": "98f75738213248518979902d3cb273e1",
+}
 
 
 def message(entry):
@@ -68,6 +86,20 @@ def main(arguments):
             print("delivered twice:\n  " + "\n  ".join(duplicates))
             return 1
         print(len(seen_ids))
+    elif command == "event" and len(rest) == 1 and rest[0] in MESSAGE_IDS:
+        print(sum(1 for entry in entries(path) if entry.get("MESSAGE_ID") == MESSAGE_IDS[rest[0]]))
+    elif command == "structured" and not rest:
+        fired = {
+            (entry.get("PRICEWATCH_ALERT_ID"), entry.get("PRICEWATCH_RULE"), entry.get("PRICEWATCH_SYMBOL"))
+            for entry in entries(path) if entry.get("MESSAGE_ID") == MESSAGE_IDS["alert-fired"]
+        }
+        delivered = [alert for _, alert in alerts(path)]
+        missing = [a for a in delivered if (a["id"], a["rule"], a["symbol"]) not in fired]
+        if missing or not delivered:
+            print("no structured 'alert fired' entry for:\n  " + "\n  ".join(
+                f'{a["id"]} rule {a["rule"]} symbol {a["symbol"]}' for a in missing) if missing else "no alerts at all")
+            return 1
+        print(len(delivered))
     elif command == "show" and not rest:
         for entry in entries(path):
             print(f"  [{entry.get('_PID', '-')}] {message(entry)}")
