@@ -16,10 +16,14 @@ scripts/e2e-systemd and answers one question per call, printing the answer on st
                                        "alert fired" entry with its MESSAGE_ID and the fields
                                        PRICEWATCH_ALERT_ID, PRICEWATCH_RULE, PRICEWATCH_SYMBOL;
                                        else print the number of alerts checked
+  journal.py FILE store DB            exit 1 and list the differences unless the alert ids in
+                                       the state database DB (table alert) are exactly the
+                                       delivered ones; else print their number
   journal.py FILE show                 the messages, one line each, with their PID (for a
                                        failure report)
 """
 import json
+import sqlite3
 import sys
 
 
@@ -100,6 +104,15 @@ def main(arguments):
                 f'{a["id"]} rule {a["rule"]} symbol {a["symbol"]}' for a in missing) if missing else "no alerts at all")
             return 1
         print(len(delivered))
+    elif command == "store" and len(rest) == 1:
+        with sqlite3.connect(rest[0]) as database:
+            stored = {row[0] for row in database.execute("SELECT id FROM alert")}
+        delivered = {alert["id"] for _, alert in alerts(path)}
+        if stored != delivered or not stored:
+            print(f"the store has {len(stored)} alerts, {len(delivered)} were delivered; "
+                  f"stored, not delivered: {sorted(stored - delivered)}; delivered, not stored: {sorted(delivered - stored)}")
+            return 1
+        print(len(stored))
     elif command == "show" and not rest:
         for entry in entries(path):
             print(f"  [{entry.get('_PID', '-')}] {message(entry)}")
