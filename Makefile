@@ -5,9 +5,9 @@
 #   make install DESTDIR=/tmp/x   stage into a directory (packaging, tests)
 #   make uninstall                remove the binary and the unit; keep configuration and state
 #
-# An existing configuration is never overwritten: files already in /etc/pricewatch are kept
-# (and listed), only missing ones are added. BINARY=path installs an already built binary
-# instead of building one.
+# An existing configuration is never changed: with /etc/pricewatch/pricewatch.toml present, the
+# example files are skipped (and listed). BINARY=path installs an already built binary instead
+# of building one.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -16,6 +16,8 @@ SYSCONFDIR ?= /etc
 CONFDIR ?= $(SYSCONFDIR)/pricewatch
 UNITDIR ?= $(SYSCONFDIR)/systemd/system
 SWIFT ?= swift
+# The toolchain where scripts/setup expects it, also under sudo (whose PATH lacks it).
+export PATH := $(PATH):/opt/swift/usr/bin
 INSTALL ?= install
 
 # The unit in the repository names the default location; installing rewrites it.
@@ -50,15 +52,21 @@ install-unit:
 	chmod 0644 "$(DESTDIR)$(UNITDIR)/pricewatch.service.tmp"
 	mv -f "$(DESTDIR)$(UNITDIR)/pricewatch.service.tmp" "$(DESTDIR)$(UNITDIR)/pricewatch.service"
 
-# Copies etc/pricewatch file by file; a file that exists is kept. The credential files are
-# created empty (mode 0600) when missing, because LoadCredential= fails the unit for a
-# missing file; fill in the ones your configuration names.
+# The example configuration goes in only where there is none yet (no pricewatch.toml): an
+# existing configuration is never changed, not even by adding example rule files to its
+# rules.d, which would start watching them. Without one, files already there are kept. The
+# credential files are created empty (mode 0600) when missing, because LoadCredential= fails
+# the unit for a missing file; fill in the ones your configuration names.
 install-config:
-	@set -e; cd etc/pricewatch; \
+	@set -e; existing=no; \
+	if [ -e "$(DESTDIR)$(CONFDIR)/pricewatch.toml" ]; then existing=yes; fi; \
+	cd etc/pricewatch; \
 	find . -type f | LC_ALL=C sort | while read -r file; do \
 		target="$(DESTDIR)$(CONFDIR)/$${file#./}"; \
 		if [ -e "$$target" ]; then \
 			echo "kept existing $(CONFDIR)/$${file#./}"; \
+		elif [ "$$existing" = yes ]; then \
+			echo "skipped example $(CONFDIR)/$${file#./} (the existing configuration stays as it is)"; \
 		else \
 			$(INSTALL) -D -m 0644 "$$file" "$$target"; \
 			echo "installed $(CONFDIR)/$${file#./}"; \

@@ -24,6 +24,9 @@ public enum Daemon {
     public static func run(configPath: String, environment: [String: String], logger: Logger,
                            observer: (any DaemonObserver)? = nil) async -> Int32 {
         let notifier = ServiceNotifier()
+        let watchdogPeriod = SystemdEnvironment.watchdogPingPeriod()
+        // systemd's watchdog runs from the start: each finished start-up step is progress.
+        let startupProgress = { if watchdogPeriod != nil { notifier.watchdog() } }
         notifier.status("loading the configuration")
         defer { notifier.flush() }
         let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil)
@@ -34,6 +37,7 @@ public enum Daemon {
             notifier.status("invalid configuration in \(configPath); not starting")
             return configurationErrorStatus
         }
+        startupProgress()
         let store: SQLiteAlertStore
         do {
             store = try SQLiteAlertStore.open(path: setup.configuration.statePath)
@@ -52,14 +56,15 @@ public enum Daemon {
             logger.critical("could not load state from \(setup.configuration.statePath): \(error)")
             return 1
         }
-        let observer = observer ?? SystemdObserver(
-            notifier: notifier, watchdogPeriod: SystemdEnvironment.watchdogPingPeriod(), logger: logger,
-            pendingDeliveries: {
-                try? await store.pendingDeliveries(dueBy: Timestamp(milliseconds: .max), limit: pendingDeliveriesCounted).count
-            })
         let sinkRegistry = SinkRegistry(setup.sinks)
         let dispatcher = DeliveryDispatcher(store: store, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
                                             wallClock: wallClock, logger: logger)
+        startupProgress()
+        let observer = observer ?? SystemdObserver(
+            notifier: notifier, watchdogPeriod: watchdogPeriod, logger: logger,
+            pendingDeliveries: {
+                try? await store.pendingDeliveries(dueBy: Timestamp(milliseconds: .max), limit: pendingDeliveriesCounted).count
+            })
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloadRequests = AsyncStream<Void> { continuation in
             let task = Task {

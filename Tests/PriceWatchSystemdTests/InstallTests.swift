@@ -49,8 +49,10 @@ import Testing
         #expect(try String(contentsOfFile: stage.file("etc/pricewatch/credentials/smtp-password"), encoding: .utf8) == "secret\n")
         #expect(second.output.contains("kept existing /etc/pricewatch/pricewatch.toml"))
         #expect(second.output.contains("kept existing /etc/pricewatch/credentials/smtp-password"))
-        // A missing example file is added again.
-        #expect(second.output.contains("installed /etc/pricewatch/rules.d/20-changes.toml"))
+        // No example file joins an existing configuration (a rule file would start polling).
+        #expect(!FileManager.default.fileExists(atPath: stage.file("etc/pricewatch/rules.d/20-changes.toml")))
+        #expect(second.output.contains("skipped example /etc/pricewatch/rules.d/20-changes.toml"))
+        #expect(!second.output.contains("installed /etc/pricewatch/"))
 
         let removed = try await Self.make(["uninstall"] + arguments)
         #expect(removed.status == 0, "\(removed.error)")

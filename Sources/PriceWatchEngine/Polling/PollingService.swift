@@ -52,57 +52,57 @@ public final class PollingService<C: Clock<Duration>>: Service {
     public func run() async throws {
         // STOPPING=1 as soon as shutdown begins, before the pollers and the dispatcher drain.
         await withGracefulShutdownHandler {
-            await cancelWhenGracefulShutdown {
-                await self.runUntilCancelled()
-            }
+            await self.runUntilShutdown()
         } onGracefulShutdown: { [observer] in
             observer.stopping()
         }
     }
 
-    private func runUntilCancelled() async {
-        var setup = initial
-        var pollers = startPollers(setup)
-        observer.ready(summary: ConfigurationSummary.line(setup.configuration), pollers: Self.schedule(setup))
-        for await _ in reloadRequests {
-            observer.reloading()
-            let (next, diagnostics) = await loadSetup(setup)
-            for diagnostic in diagnostics {
-                let message = "\(diagnostic)"
-                if diagnostic.severity == .error { logger.error("\(message)") } else { logger.warning("\(message)") }
-            }
-            guard let next else {
-                let errors = diagnostics.filter { $0.severity == .error }.count
-                logger.error("configuration reload rejected with \(errors) error(s); keeping the running configuration",
-                             metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationRejected.metadataValue])
-                observer.reloadRejected(reason: "\(errors) error\(errors == 1 ? "" : "s")",
-                                        summary: ConfigurationSummary.line(setup.configuration), pollers: Self.schedule(setup))
-                continue
+    private func runUntilShutdown() async {
+        await cancelWhenGracefulShutdown {
+            var setup = self.initial
+            var pollers = self.startPollers(setup)
+            self.observer.ready(summary: ConfigurationSummary.line(setup.configuration), pollers: Self.schedule(setup))
+            for await _ in self.reloadRequests {
+                self.observer.reloading()
+                let (next, diagnostics) = await self.loadSetup(setup)
+                for diagnostic in diagnostics {
+                    let message = "\(diagnostic)"
+                    if diagnostic.severity == .error { self.logger.error("\(message)") } else { self.logger.warning("\(message)") }
+                }
+                guard let next else {
+                    let errors = diagnostics.filter { $0.severity == .error }.count
+                    self.logger.error("configuration reload rejected with \(errors) error(s); keeping the running configuration",
+                                      metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationRejected.metadataValue])
+                    self.observer.reloadRejected(reason: "\(errors) error\(errors == 1 ? "" : "s")",
+                                                 summary: ConfigurationSummary.line(setup.configuration), pollers: Self.schedule(setup))
+                    continue
+                }
+                pollers.cancel()
+                await pollers.value
+                var rejection: String?
+                do {
+                    try await self.evaluator.reconfigure(next.configuration, now: self.wallClock())
+                    self.sinkRegistry.replace(with: next.sinks)
+                    setup = next
+                    self.logger.notice("configuration reloaded: \(ConfigurationSummary.line(next.configuration))",
+                                       metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationReloaded.metadataValue])
+                } catch {
+                    self.logger.error("configuration reload failed while loading state: \(error); keeping the running configuration",
+                                      metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationRejected.metadataValue])
+                    rejection = "the state could not be loaded"
+                }
+                pollers = self.startPollers(setup)
+                if let rejection {
+                    self.observer.reloadRejected(reason: rejection, summary: ConfigurationSummary.line(setup.configuration),
+                                                 pollers: Self.schedule(setup))
+                } else {
+                    self.observer.ready(summary: ConfigurationSummary.line(setup.configuration), pollers: Self.schedule(setup))
+                }
             }
             pollers.cancel()
             await pollers.value
-            var rejection: String?
-            do {
-                try await evaluator.reconfigure(next.configuration, now: wallClock())
-                sinkRegistry.replace(with: next.sinks)
-                setup = next
-                logger.notice("configuration reloaded: \(ConfigurationSummary.line(next.configuration))",
-                              metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationReloaded.metadataValue])
-            } catch {
-                logger.error("configuration reload failed while loading state: \(error); keeping the running configuration",
-                             metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationRejected.metadataValue])
-                rejection = "the state could not be loaded"
-            }
-            pollers = startPollers(setup)
-            let summary = ConfigurationSummary.line(setup.configuration)
-            if let rejection {
-                observer.reloadRejected(reason: rejection, summary: summary, pollers: Self.schedule(setup))
-            } else {
-                observer.ready(summary: summary, pollers: Self.schedule(setup))
-            }
         }
-        pollers.cancel()
-        await pollers.value
     }
 
     /// The providers that poll under `setup` (those with watched symbols), with their intervals.
