@@ -16,7 +16,7 @@ scripts/e2e-systemd and answers one question per call, printing the answer on st
                                        "alert fired" entry with its MESSAGE_ID and the fields
                                        PRICEWATCH_ALERT_ID, PRICEWATCH_RULE, PRICEWATCH_SYMBOL;
                                        else print the number of alerts checked
-  journal.py FILE store DB            exit 1 and list the differences unless the alert ids in
+  journal.py FILE store DB             exit 1 and list the differences unless the alert ids in
                                        the state database DB (table alert) are exactly the
                                        delivered ones; else print their number
   journal.py FILE show                 the messages, one line each, with their PID (for a
