@@ -83,6 +83,7 @@ let package = Package(
                 "PriceWatchEngine",
                 "PriceWatchProviders",
                 "PriceWatchSystemd",
+                "PriceWatchCurl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -109,10 +110,14 @@ let package = Package(
             dependencies: ["PriceWatchEngine", "PriceWatchCore", "PriceWatchStore", "PriceWatchProviders",
                            "PriceWatchSinks", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit"]),
+        .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit", "PriceWatchCore"]),
         .testTarget(
             name: "PriceWatchSystemdTests",
             dependencies: ["PriceWatchSystemd", "PriceWatchCore", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "PriceWatchProvidersTests",
+            dependencies: ["PriceWatchProviders", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit"]
         ),
         .testTarget(name: "PriceWatchCurlTests", dependencies: ["PriceWatchCurl", "PriceWatchCore", "PriceWatchTestKit"]),
         // Sinks against real receivers on loopback, and the shared sink conformance suite.

@@ -18,9 +18,12 @@ public struct Configuration: Sendable, Hashable {
     public var sinks: [SinkConfiguration]
     /// Every rule of every rule file, in file order; `provider` and `notify` are resolved.
     public var rules: [Rule]
+    /// The main file's `provider`, else the only provider; `nil` when neither names one.
+    public var defaultProvider: String?
 
     public init(mainFile: String, statePath: String, interval: RuleDuration, retention: RuleDuration,
-                providers: [ProviderConfiguration], sinks: [SinkConfiguration], rules: [Rule]) {
+                providers: [ProviderConfiguration], sinks: [SinkConfiguration], rules: [Rule],
+                defaultProvider: String? = nil) {
         self.mainFile = mainFile
         self.statePath = statePath
         self.interval = interval
@@ -28,6 +31,7 @@ public struct Configuration: Sendable, Hashable {
         self.providers = providers
         self.sinks = sinks
         self.rules = rules
+        self.defaultProvider = defaultProvider ?? (providers.count == 1 ? providers.first?.name : nil)
     }
 
     public func provider(named name: String) -> ProviderConfiguration? { providers.first { $0.name == name } }
