@@ -69,7 +69,7 @@ public final class PollingService<C: Clock<Duration>>: Service {
                 await pollers.value
                 do {
                     try await self.evaluator.reconfigure(next.configuration, now: self.wallClock())
-                    self.sinkRegistry.replace(with: next.sinks)
+                    self.sinkRegistry.replace(with: next.sinks, configuration: next.configuration.sinks)
                     setup = next
                     self.logger.notice("configuration reloaded: \(ConfigurationSummary.line(next.configuration))")
                 } catch {
