@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // HMAC-SHA256 for Standard Webhooks signatures (webhook sink) only.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // The pure domain: exact decimals, quotes, rules, the per-rule state machine, alerts,
@@ -52,7 +54,10 @@ let package = Package(
         // Quote providers, one file per service; they reach the network only through `HTTPTransport`.
         .target(name: "PriceWatchProviders", dependencies: ["PriceWatchCore"]),
         // Notification sinks, one file per kind; they reach the network only through the core's ports.
-        .target(name: "PriceWatchSinks", dependencies: ["PriceWatchCore"]),
+        .target(
+            name: "PriceWatchSinks",
+            dependencies: ["PriceWatchCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // The long-running services: pollers, the engine actor, the dispatcher, the reloader.
         .target(
             name: "PriceWatchEngine",
@@ -104,6 +109,12 @@ let package = Package(
                            "PriceWatchSinks", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit", "PriceWatchCore", "PriceWatchStore"]),
+        .testTarget(name: "PriceWatchCurlTests", dependencies: ["PriceWatchCurl", "PriceWatchCore", "PriceWatchTestKit"]),
+        // Sinks against real receivers on loopback, and the shared sink conformance suite.
+        .testTarget(
+            name: "PriceWatchSinksTests",
+            dependencies: ["PriceWatchSinks", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import Foundation
 import PriceWatchCore
 import PriceWatchProviders
 import PriceWatchSinks
@@ -27,18 +28,49 @@ public enum AdapterFactory {
         return (providers, diagnostics)
     }
 
-    /// One sink per `[sinks.NAME]`.
-    public static func sinks(for configuration: Configuration) -> (sinks: [String: any NotificationSink], diagnostics: [Diagnostic]) {
+    /// One sink per `[sinks.NAME]`. Webhook sinks send through `transport` and sign with the
+    /// time of `wallClock`.
+    public static func sinks(for configuration: Configuration, transport: (any HTTPTransport)? = nil,
+                             wallClock: @escaping @Sendable () -> Timestamp = AdapterFactory.systemWallClock)
+        -> (sinks: [String: any NotificationSink], diagnostics: [Diagnostic]) {
         var sinks: [String: any NotificationSink] = [:]
         var diagnostics: [Diagnostic] = []
         for settings in configuration.sinks {
             switch settings.type {
             case "stdout":
                 sinks[settings.name] = StdoutSink(name: settings.name, format: settings.format == "json" ? .json : .text)
+            case "webhook":
+                guard let transport else {
+                    diagnostics.append(.error("sinks.\(settings.name): this build has no HTTP transport for webhook sinks", path: configuration.mainFile))
+                    continue
+                }
+                do {
+                    sinks[settings.name] = try webhookSink(settings, transport: transport, wallClock: wallClock)
+                } catch {
+                    diagnostics.append(.error("sinks.\(settings.name): \(error)", path: configuration.mainFile))
+                }
             default:
                 diagnostics.append(.error("sinks.\(settings.name): sink type '\(settings.type)' is not supported by this build", path: configuration.mainFile))
             }
         }
         return (sinks, diagnostics)
+    }
+
+    /// A `[sinks.NAME]` table of type `webhook` (keys: `SinkTypes`' webhook row).
+    static func webhookSink(_ settings: SinkConfiguration, transport: any HTTPTransport,
+                            wallClock: @escaping @Sendable () -> Timestamp) throws(WebhookConfigurationError) -> WebhookSink {
+        let options = settings.options
+        var webhook = WebhookSink.Settings(url: options.string("url") ?? "")
+        webhook.format = options.string("format").flatMap(WebhookFormat.init(rawValue:)) ?? .json
+        webhook.headers = (options.stringTable("headers") ?? []).map { HTTPHeader($0.key, $0.value) }
+        if let timeout = options.duration("timeout") { webhook.timeout = .seconds(timeout.seconds) }
+        webhook.secret = options.secret("secret")?.value
+        return try WebhookSink(name: settings.name, settings: webhook, transport: transport, wallClock: wallClock)
+    }
+
+    /// The system's wall clock, in milliseconds.
+    @Sendable
+    public static func systemWallClock() -> Timestamp {
+        Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
 }

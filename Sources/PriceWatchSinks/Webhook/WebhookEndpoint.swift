@@ -1,0 +1,58 @@
+/// The URL a webhook sink posts to, split so that messages can name the receiver without
+/// revealing it: Slack's and Discord's webhook URLs carry their token in the path, others a
+/// key in the query or `user:password@`. Only ``display`` (scheme, host and port) is ever
+/// printed.
+public struct WebhookEndpoint: Sendable, Hashable {
+    /// The URL as configured; sent, never printed.
+    public let url: String
+    /// `https://hooks.slack.com`: the scheme and the host (with its port, when written).
+    public let display: String
+    /// The parts that may be secret (user info, path, query, fragment, the whole URL).
+    let sensitiveParts: [String]
+
+    /// Why a URL cannot be a webhook endpoint. Messages never contain the URL.
+    public enum Problem: Error, Sendable, Hashable, CustomStringConvertible {
+        case unsupportedScheme
+        case missingHost
+        case forbiddenCharacter
+
+        public var description: String {
+            switch self {
+            case .unsupportedScheme: "expected an http:// or https:// URL"
+            case .missingHost: "the URL has no host"
+            case .forbiddenCharacter: "the URL contains a space or a control character"
+            }
+        }
+    }
+
+    public init(_ url: String) throws(Problem) {
+        guard !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
+            throw .forbiddenCharacter
+        }
+        let lowercased = url.lowercased()
+        let scheme: String
+        if lowercased.hasPrefix("https://") {
+            scheme = "https"
+        } else if lowercased.hasPrefix("http://") {
+            scheme = "http"
+        } else {
+            throw .unsupportedScheme
+        }
+        let afterScheme = url.dropFirst(scheme.count + 3)
+        let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+        let authority = afterScheme[..<authorityEnd]
+        var sensitive = [url, String(afterScheme[authorityEnd...])]
+        var hostAndPort = authority
+        if let at = authority.lastIndex(of: "@") {
+            sensitive.append(String(authority[..<at]))
+            hostAndPort = authority[authority.index(after: at)...]
+        }
+        let rest = afterScheme[authorityEnd...]
+        if let query = rest.firstIndex(of: "?") { sensitive.append(String(rest[rest.index(after: query)...])) }
+        let host = hostAndPort.hasPrefix("[") ? hostAndPort : (hostAndPort.split(separator: ":").first ?? "")
+        guard !host.isEmpty else { throw .missingHost }
+        self.url = url
+        self.display = scheme + "://" + hostAndPort.lowercased()
+        self.sensitiveParts = sensitive.filter { !$0.isEmpty && $0 != "/" }
+    }
+}
