@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchCurl
 import PriceWatchStore
 import ServiceLifecycle
 import UnixSignals
@@ -75,6 +76,10 @@ public enum Daemon {
         return 0
     }
 
+    /// The HTTP transport of every webhook sink (one libcurl transfer thread), kept across
+    /// reloads; `notify-test` sends through it too.
+    public static let sinkTransport: any HTTPTransport = CurlHTTPTransport()
+
     /// Loads and validates the configuration and builds its adapters. Providers whose settings
     /// are unchanged from `previous` are reused.
     static func loadSetup(configPath: String, environment: [String: String],
@@ -93,7 +98,7 @@ public enum Daemon {
                 providers[settings.name] = previous.providers[settings.name]
             }
         }
-        let (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration)
+        let (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration, transport: sinkTransport)
         let all = diagnostics + providerDiagnostics + sinkDiagnostics
         guard !all.containsErrors else { return (nil, all) }
         return (PollingService.Setup(configuration: configuration, providers: providers, sinks: sinks), all)
