@@ -108,6 +108,6 @@ import Testing
 
     @Test func unknownKeyIsSuggested() throws {
         let (_, diagnostics) = try load(sink: "url = \"https://example.com/hook\"\ntimout = \"5s\"")
-        #expect(diagnostics == ["$DIR/pricewatch.toml:8:1: error: sinks.hook: unknown key 'timout'; did you mean 'timeout'?"])
+        #expect(diagnostics == ["$DIR/pricewatch.toml:8:1: error: unknown key 'timout' in sinks.hook; did you mean 'timeout'?"])
     }
 }

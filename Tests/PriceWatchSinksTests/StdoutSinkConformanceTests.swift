@@ -15,7 +15,7 @@ import Testing
         private let lines = Mutex<[String]>([])
 
         func makeSink(_ behaviour: SinkReceiverBehaviour, timeout: Duration) async throws -> any NotificationSink {
-            StdoutSink(name: "console", format: .json) { [lines] line throws(SinkError) in lines.withLock { $0.append(line) } }
+            StdoutSink(name: "console", format: .json) { [self] line throws(SinkError) in self.lines.withLock { $0.append(line) } }
         }
 
         func waitUntilReceiving() async {}

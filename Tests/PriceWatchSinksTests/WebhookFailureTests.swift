@@ -61,4 +61,11 @@ import Testing
         for secret in ["t0ken-path", "q-secret", "pw-secret"] { #expect(!error.message.contains(secret)) }
         #expect(error.message.hasPrefix("webhook/ops: https://hooks.example.com: "))
     }
+
+    @Test func theTransportsRequestLineIsNotRepeated() {
+        let error = failure.verdict(for: HTTPTransportError(.connectionFailed, "POST https://hooks.example.com/T0/B0/<redacted>: connection refused (curl error 7)"))
+        #expect(error.message == "webhook/ops: https://hooks.example.com: connection refused (curl error 7)")
+        let cancelled = failure.verdict(for: HTTPTransportError(.cancelled, "POST https://hooks.example.com/x: cancelled"))
+        #expect(cancelled.message == "webhook/ops: https://hooks.example.com: the attempt was cancelled")
+    }
 }

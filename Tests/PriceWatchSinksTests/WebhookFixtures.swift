@@ -1,4 +1,5 @@
 import PriceWatchCore
+import PriceWatchSinks
 
 /// Alerts the webhook tests send, with every field the payloads carry.
 enum WebhookFixtures {

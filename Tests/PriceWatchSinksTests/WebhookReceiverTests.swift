@@ -41,7 +41,7 @@ import Testing
             #expect(request.method == "POST")
             #expect(request.bodyText == WebhookFixtures.fallBodies[format])
             for header in WebhookFixtures.fallHeaders[format] ?? [] {
-                #expect(request.header(header.name) == header.value, "\(header.name)")
+                #expect(request.header(header.name) == header.value)
             }
             #expect(request.header("X-Team") == "ops")
             #expect(request.header("webhook-id") == WebhookFixtures.fall.id)

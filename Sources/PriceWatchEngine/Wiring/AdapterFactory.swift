@@ -1,5 +1,6 @@
 import Foundation
 import PriceWatchCore
+import PriceWatchCurl
 import PriceWatchProviders
 import PriceWatchSinks
 
@@ -30,7 +31,7 @@ public enum AdapterFactory {
 
     /// One sink per `[sinks.NAME]`. Webhook sinks send through `transport` and sign with the
     /// time of `wallClock`.
-    public static func sinks(for configuration: Configuration, transport: (any HTTPTransport)? = nil,
+    public static func sinks(for configuration: Configuration, transport: any HTTPTransport = AdapterFactory.sinkTransport,
                              wallClock: @escaping @Sendable () -> Timestamp = AdapterFactory.systemWallClock)
         -> (sinks: [String: any NotificationSink], diagnostics: [Diagnostic]) {
         var sinks: [String: any NotificationSink] = [:]
@@ -40,10 +41,6 @@ public enum AdapterFactory {
             case "stdout":
                 sinks[settings.name] = StdoutSink(name: settings.name, format: settings.format == "json" ? .json : .text)
             case "webhook":
-                guard let transport else {
-                    diagnostics.append(.error("sinks.\(settings.name): this build has no HTTP transport for webhook sinks", path: configuration.mainFile))
-                    continue
-                }
                 do {
                     sinks[settings.name] = try webhookSink(settings, transport: transport, wallClock: wallClock)
                 } catch {
@@ -67,6 +64,10 @@ public enum AdapterFactory {
         webhook.secret = options.secret("secret")?.value
         return try WebhookSink(name: settings.name, settings: webhook, transport: transport, wallClock: wallClock)
     }
+
+    /// The libcurl transport webhook sinks send through: one transfer thread for every sink,
+    /// across reloads.
+    public static let sinkTransport: any HTTPTransport = CurlHTTPTransport()
 
     /// The system's wall clock, in milliseconds.
     @Sendable

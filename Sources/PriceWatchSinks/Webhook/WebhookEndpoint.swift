@@ -7,7 +7,8 @@ public struct WebhookEndpoint: Sendable, Hashable {
     public let url: String
     /// `https://hooks.slack.com`: the scheme and the host (with its port, when written).
     public let display: String
-    /// The parts that may be secret (user info, path, query, fragment, the whole URL).
+    /// The parts that may be secret: the whole URL, its user info, path and query, and each
+    /// of their pieces (user and password, path segments, query parameters and values).
     let sensitiveParts: [String]
 
     /// Why a URL cannot be a webhook endpoint. Messages never contain the URL.
@@ -41,14 +42,27 @@ public struct WebhookEndpoint: Sendable, Hashable {
         let afterScheme = url.dropFirst(scheme.count + 3)
         let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
         let authority = afterScheme[..<authorityEnd]
+        // Whole parts and their pieces: a receiver may echo one path segment or query value.
         var sensitive = [url, String(afterScheme[authorityEnd...])]
         var hostAndPort = authority
         if let at = authority.lastIndex(of: "@") {
-            sensitive.append(String(authority[..<at]))
+            let userInfo = authority[..<at]
+            sensitive.append(String(userInfo))
+            sensitive += userInfo.split(separator: ":").map(String.init)
             hostAndPort = authority[authority.index(after: at)...]
         }
         let rest = afterScheme[authorityEnd...]
-        if let query = rest.firstIndex(of: "?") { sensitive.append(String(rest[rest.index(after: query)...])) }
+        let path = rest.prefix { $0 != "?" && $0 != "#" }
+        sensitive.append(String(path))
+        sensitive += path.split(separator: "/").map(String.init)
+        if let query = rest.firstIndex(of: "?") {
+            let text = rest[rest.index(after: query)...]
+            sensitive.append(String(text))
+            for parameter in text.split(whereSeparator: { $0 == "&" || $0 == "#" }) {
+                sensitive.append(String(parameter))
+                if let equals = parameter.firstIndex(of: "=") { sensitive.append(String(parameter[parameter.index(after: equals)...])) }
+            }
+        }
         let host = hostAndPort.hasPrefix("[") ? hostAndPort : (hostAndPort.split(separator: ":").first ?? "")
         guard !host.isEmpty else { throw .missingHost }
         self.url = url

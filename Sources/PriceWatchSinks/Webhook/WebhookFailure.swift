@@ -23,11 +23,11 @@ struct WebhookFailure {
     func verdict(for response: HTTPResponse) -> SinkError? {
         let status = response.status
         if (200...299).contains(status) { return nil }
-        var message = "\(endpoint.display) answered HTTP \(status)"
+        var message = " answered HTTP \(status)"
         if (300...399).contains(status) {
             message += " (redirects are not followed: set url to the final address)"
         }
-        let quoted = Self.quotedBody(response.body)
+        let quoted = redactor.redact(Self.quotedBody(response.body))
         if !quoted.isEmpty { message += ": \(quoted)" }
         if status == 408 || status == 429 || (500...599).contains(status) {
             let wait = response.retryAfterSeconds
@@ -39,12 +39,21 @@ struct WebhookFailure {
 
     func verdict(for failure: HTTPTransportError) -> SinkError {
         let retryable = failure.kind != .invalidRequest
-        let cause = failure.kind == .cancelled ? "the attempt was cancelled" : failure.message
-        return error(retryable: retryable, "\(endpoint.display): \(cause)")
+        let cause = failure.kind == .cancelled ? "the attempt was cancelled" : redactor.redact(Self.reason(failure.message))
+        return error(retryable: retryable, ": \(cause)")
     }
 
-    private func error(retryable: Bool, _ message: String, retryAfterSeconds: Int64? = nil) -> SinkError {
-        SinkError(retryable: retryable, redactor.redact("\(identity): \(message)"), retryAfterSeconds: retryAfterSeconds)
+    /// The transport's reason without its `POST http://host/path: ` prefix: the message
+    /// already names the receiver, and the path may be a token.
+    static func reason(_ message: String) -> String {
+        guard message.hasPrefix("POST "), let separator = message.firstRange(of: ": ") else { return message }
+        return String(message[separator.upperBound...])
+    }
+
+    /// `webhook/NAME: scheme://host` then `detail`, which the callers have redacted (the
+    /// identity and host are not: a path segment such as `hook` must not garble `webhook/`).
+    private func error(retryable: Bool, _ detail: String, retryAfterSeconds: Int64? = nil) -> SinkError {
+        SinkError(retryable: retryable, "\(identity): \(endpoint.display)\(detail)", retryAfterSeconds: retryAfterSeconds)
     }
 
     /// The first line of the body, printable characters only, cut to ``quotedBodyLength``.

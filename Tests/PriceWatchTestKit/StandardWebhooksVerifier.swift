@@ -1,17 +1,16 @@
 import Foundation
-import PriceWatchTestKit
 
 /// Runs `Tests/Fixtures/webhook/verify_standard_webhooks.py`, which checks recorded requests
 /// with the Standard Webhooks reference library for Python (installed by `scripts/setup`):
 /// an implementation that shares no code with ours.
-enum StandardWebhooksVerifier {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public enum StandardWebhooksVerifier {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// One line per request: `ok <id>` or `fail <id>: <reason>`. Throws when the script could
     /// not run or (with `expectingSuccess`) did not accept every request.
-    static func verify(_ requests: [RecordedRequest], secret: String, expectingSuccess: Bool = true) async throws -> [String] {
+    public static func verify(_ requests: [RecordedRequest], secret: String, expectingSuccess: Bool = true) async throws -> [String] {
         let document: [String: Any] = [
             "secret": secret,
             "requests": requests.map { request in
