@@ -95,7 +95,7 @@ enum OutboxBenchmark {
             mainFile: "bench.toml", statePath: directory + "/outbox.db", interval: interval, retention: retention,
             providers: [ProviderConfiguration(name: "bench", type: "bench", interval: interval)],
             sinks: [sinkSettings], rules: [rule])
-        let (sinks, diagnostics) = AdapterFactory.sinks(for: configuration, transport: Daemon.sinkTransport)
+        let (sinks, diagnostics) = AdapterFactory.sinks(for: configuration)
         guard diagnostics.isEmpty else { throw BenchmarkError("\(diagnostics)") }
 
         try? FileManager.default.removeItem(atPath: configuration.statePath)

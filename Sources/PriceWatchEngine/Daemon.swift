@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import PriceWatchConfig
 import PriceWatchCore
-import PriceWatchCurl
 import PriceWatchStore
 import ServiceLifecycle
 import UnixSignals
@@ -76,10 +75,6 @@ public enum Daemon {
         return 0
     }
 
-    /// The HTTP transport of every webhook sink (one libcurl transfer thread), kept across
-    /// reloads; `notify-test` sends through it too.
-    public static let sinkTransport: any HTTPTransport = CurlHTTPTransport()
-
     /// Loads and validates the configuration and builds its adapters. Providers whose settings
     /// are unchanged from `previous` are reused.
     static func loadSetup(configPath: String, environment: [String: String],
@@ -98,7 +93,7 @@ public enum Daemon {
                 providers[settings.name] = previous.providers[settings.name]
             }
         }
-        let (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration, transport: sinkTransport)
+        let (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration)
         let all = diagnostics + providerDiagnostics + sinkDiagnostics
         guard !all.containsErrors else { return (nil, all) }
         return (PollingService.Setup(configuration: configuration, providers: providers, sinks: sinks), all)
