@@ -91,6 +91,11 @@ let package = Package(
         // Benchmarks print numbers; they are never timed assertions in tests.
         .executableTarget(
             name: "pricewatch-bench",
+            dependencies: [
+                // The outbox mode drives the daemon's own delivery path to a loopback receiver.
+                "PriceWatchCore", "PriceWatchEngine", "PriceWatchStore", "PriceWatchTestKit",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/pricewatch-bench"
         ),
         // Shared test helpers: manual clock, recording sink, scripted provider, fixtures.
@@ -110,7 +115,7 @@ let package = Package(
             dependencies: ["PriceWatchEngine", "PriceWatchCore", "PriceWatchStore", "PriceWatchProviders",
                            "PriceWatchSinks", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit", "PriceWatchCore"]),
+        .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit", "PriceWatchCore", "PriceWatchStore"]),
         .testTarget(
             name: "PriceWatchSystemdTests",
             dependencies: ["PriceWatchSystemd", "PriceWatchCore", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]

@@ -24,6 +24,8 @@ struct BenchmarkData {
             try generate(directory: directory, rows: rows, symbols: symbols, rulesPerSymbol: rulesPerSymbol)
         case "daemon-config":
             try daemonConfig(directory: directory, symbols: numbers.first ?? 100)
+        case "outbox":
+            OutboxBenchmark.main(Array(arguments.dropFirst()))
         default:
             FileHandle.standardError.write(Data("unknown command \(command)\n".utf8))
             exit(64)

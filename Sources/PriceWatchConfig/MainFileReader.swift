@@ -127,11 +127,25 @@ struct MainFileReader {
             checkName(name, kind: "sink", reader: reader)
             let schema = readType(reader, kind: "sink", known: SinkTypes.typeNames, schemaFor: SinkTypes.schema)
             reader.checkUnknownKeys(allowed: SinkTypes.commonKeys + (schema?.keys ?? SinkTypes.all.flatMap(\.keys)))
+            let maxAge = reader.duration("max_age") ?? SinkConfiguration.defaultMaxAge
+            let groupWait = reader.duration("group_wait")
+            if let groupWait, groupWait >= maxAge {
+                reader.error("'group_wait' (\(groupWait)) must be shorter than 'max_age' (\(maxAge))", key: "group_wait")
+            }
+            var concurrency = SinkConfiguration.defaultConcurrency
+            if let written = reader.positiveInteger("concurrency") {
+                if written > SinkTypes.maximumConcurrency {
+                    reader.error("expected at most \(SinkTypes.maximumConcurrency) deliveries in flight, found \(written)",
+                                 key: "concurrency")
+                }
+                concurrency = written
+            }
             guard let schema else { continue }
             let fields = decode(schema, reader)
             if file.errorCount == errors {
                 settings.sinks.append(SinkConfiguration(name: name, type: schema.type, format: fields.string("format"),
-                                                    options: fields))
+                                                    options: fields, maxAge: maxAge, groupWait: groupWait,
+                                                    concurrency: concurrency))
             }
         }
     }

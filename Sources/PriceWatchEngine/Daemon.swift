@@ -59,7 +59,7 @@ public enum Daemon {
             logger.critical("could not load state from \(setup.configuration.statePath): \(error)")
             return 1
         }
-        let sinkRegistry = SinkRegistry(setup.sinks)
+        let sinkRegistry = SinkRegistry(setup.sinks, configuration: setup.configuration.sinks)
         let dispatcher = DeliveryDispatcher(store: store, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
                                             wallClock: wallClock, logger: logger)
         startupProgress()

@@ -64,6 +64,37 @@ public final class SQLiteAlertStore: AlertStore {
         return SQLiteAlertStore(path: path, writer: pool)
     }
 
+    /// Opens an existing database file for reading only (`pricewatch alerts`), next to a
+    /// daemon that may be writing it: WAL lets a reader see the last committed state without
+    /// blocking the writer. Nothing is created, migrated or written; a file of an older schema
+    /// that this version can read is read as it is.
+    ///
+    /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the file is missing, unreadable
+    ///   or has no pricewatch schema, ``StoreError/newerVersion(path:unknownMigrations:)``.
+    public static func openReadOnly(path: String) throws -> SQLiteAlertStore {
+        guard !path.isEmpty else { throw StoreError.cannotOpen(path: path, reason: "no path given") }
+        guard ParentDirectory.fileExists(path) else {
+            throw StoreError.cannotOpen(path: path, reason: "no such file (the daemon creates it when it first starts)")
+        }
+        var configuration = configuration()
+        configuration.readonly = true
+        let queue: DatabaseQueue
+        let applied: Set<String>
+        let unknown: [String]
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            applied = try queue.read { db in try StoreMigrations.migrator.appliedIdentifiers(db) }
+            unknown = try queue.read { db in try StoreMigrations.unknownMigrations(in: db) }
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: reason(error))
+        }
+        guard unknown.isEmpty else { throw StoreError.newerVersion(path: path, unknownMigrations: unknown) }
+        guard applied.contains("v1") else {
+            throw StoreError.cannotOpen(path: path, reason: "not a pricewatch state database (no schema)")
+        }
+        return SQLiteAlertStore(path: path, writer: queue)
+    }
+
     /// Creates a private in-memory database with the current schema (for tests and dry runs).
     ///
     /// - Throws: ``StoreError/cannotOpen(path:reason:)``.
@@ -140,6 +171,19 @@ public final class SQLiteAlertStore: AlertStore {
         }
     }
 
+    /// Pending deliveries of one sink due at or before `dueBy`, in the same order; at most
+    /// `limit`.
+    public func pendingDeliveries(sink: String, dueBy: Timestamp, limit: Int) async throws -> [Delivery] {
+        try await read("reading due deliveries of sink '\(sink)'") { db in
+            try DeliveryTable.pending(sink: sink, dueBy: dueBy, limit: limit, in: db)
+        }
+    }
+
+    /// Every sink with pending deliveries and the earliest next attempt among them.
+    public func pendingSinks() async throws -> [String: Timestamp] {
+        try await read("reading the sinks with pending deliveries") { db in try DeliveryTable.pendingSinks(in: db) }
+    }
+
     /// The earliest next attempt of any pending delivery, if there is one.
     public func nextPendingAttempt() async throws -> Timestamp? {
         try await read("reading the next delivery time") { db in try DeliveryTable.nextPendingAttempt(in: db) }
@@ -156,6 +200,31 @@ public final class SQLiteAlertStore: AlertStore {
     ///   delivery.
     public func recordAttempt(_ outcome: DeliveryOutcome) async throws {
         try await write("recording a delivery attempt") { db in try DeliveryTable.record(outcome, in: db) }
+    }
+
+    /// Records the outcomes of one attempt at a group in one transaction, each as
+    /// ``recordAttempt(_:)`` does; an unknown delivery fails the whole call.
+    public func recordAttempts(_ outcomes: [DeliveryOutcome]) async throws {
+        guard !outcomes.isEmpty else { return }
+        try await write("recording delivery attempts") { db in
+            for outcome in outcomes { try DeliveryTable.record(outcome, in: db) }
+        }
+    }
+
+    /// Deletes alerts queued before `cutoff` (wall clock) that have no pending delivery, with
+    /// their deliveries. Returns how many alerts went.
+    @discardableResult
+    public func pruneAlerts(before cutoff: Timestamp) async throws -> Int {
+        try await write("pruning the alert log") { db in try AlertTable.prune(before: cutoff, in: db) }
+    }
+
+    /// Deletes the states of rule-and-symbol pairs not in `live` whose last alert (quote time)
+    /// is before `lastAlertBefore` or absent. Returns how many went.
+    @discardableResult
+    public func pruneRuleStates(keeping live: Set<RuleStateKey>, lastAlertBefore: Timestamp) async throws -> Int {
+        try await write("pruning rule states") { db in
+            try RuleStateTable.prune(keeping: live, lastAlertBefore: lastAlertBefore, in: db)
+        }
     }
 
     /// The alerts whose quote time is at or after `since` (all when nil), oldest first (alerts

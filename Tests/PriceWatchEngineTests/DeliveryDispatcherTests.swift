@@ -17,16 +17,18 @@ import Testing
         let sinks: SinkRegistry
         let dispatcher: DeliveryDispatcher<ManualClock>
 
-        init(sinks: [String: any NotificationSink], schedule: RetrySchedule = RetrySchedule(initialDelay: 1_000, maximumDelay: 60_000, maximumAge: 3_600_000, jitter: 0)) throws {
+        init(sinks: [String: any NotificationSink], settings: [String: SinkDeliverySettings] = [:],
+             schedule: RetrySchedule = RetrySchedule(initialDelay: 1_000, maximumDelay: 60_000, maximumAge: 3_600_000, jitter: 0)) throws {
             store = try SQLiteAlertStore.inMemory()
-            self.sinks = SinkRegistry(sinks)
+            self.sinks = SinkRegistry(sinks, settings: settings)
             dispatcher = DeliveryDispatcher(store: store, sinks: self.sinks, doorbell: doorbell, clock: clock,
                                             wallClock: wall.function, schedule: schedule, logger: F.logger)
         }
 
-        func queue(_ alertCount: Int, to sinkNames: [String]) async throws -> [Alert] {
+        /// Queues `alertCount` alerts (quote times from `startingAt` seconds) at the wall clock's now.
+        func queue(_ alertCount: Int, to sinkNames: [String], startingAt first: Int = 0) async throws -> [Alert] {
             var alerts: [Alert] = []
-            for index in 0..<alertCount {
+            for index in first..<(first + alertCount) {
                 let rule = F.rule("r\(index)", .above(F.decimal("1")), notify: sinkNames)
                 let quote = F.quote("AAPL", "2", at: Int64(index))
                 alerts.append(Alert(rule: rule, quote: quote, provider: "feed", trigger: .init(price: quote.price)))

@@ -9,6 +9,7 @@ public final class RecordingSink: NotificationSink, Sendable {
 
     struct State {
         var delivered: [Alert] = []
+        var groups: [[Alert]] = []
         var failures: [SinkError] = []
         var attempts = 0
         var gate: CheckedContinuation<Void, Never>?
@@ -19,7 +20,10 @@ public final class RecordingSink: NotificationSink, Sendable {
 
     /// Alerts delivered so far, in order.
     public var delivered: [Alert] { state.withLock { $0.delivered } }
-    /// Attempts so far (successful or not).
+    /// Groups delivered so far (through the group form), in order; their alerts are also in
+    /// ``delivered``.
+    public var groups: [[Alert]] { state.withLock { $0.groups } }
+    /// Attempts so far (successful or not); a group is one attempt.
     public var attempts: Int { state.withLock { $0.attempts } }
 
     /// The next attempts fail with these errors, in order.
@@ -38,6 +42,15 @@ public final class RecordingSink: NotificationSink, Sendable {
     }
 
     public func deliver(_ alert: Alert) async throws(SinkError) {
+        try await attempt([alert])
+    }
+
+    /// One attempt for the whole group: it fails or succeeds as a whole.
+    public func deliver(_ alerts: [Alert]) async throws(SinkError) {
+        try await attempt(alerts, group: true)
+    }
+
+    private func attempt(_ alerts: [Alert], group: Bool = false) async throws(SinkError) {
         let mustWait = state.withLock { state -> Bool in
             state.attempts += 1
             return state.blocked
@@ -54,7 +67,8 @@ public final class RecordingSink: NotificationSink, Sendable {
         }
         let failure = state.withLock { state -> SinkError? in
             if !state.failures.isEmpty { return state.failures.removeFirst() }
-            state.delivered.append(alert)
+            state.delivered += alerts
+            if group { state.groups.append(alerts) }
             return nil
         }
         if let failure { throw failure }

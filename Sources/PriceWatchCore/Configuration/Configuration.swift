@@ -85,12 +85,29 @@ public struct SinkConfiguration: Sendable, Hashable {
     public var format: String?
     /// Every type-specific key of the table, decoded by its schema row.
     public var options: AdapterOptions
+    /// `max_age`: how long after an alert was queued its delivery is retried before it goes
+    /// to the dead letters.
+    public var maxAge: RuleDuration
+    /// `group_wait`: alerts queued within this long of the first pending one go out as one
+    /// message; nil: each alert alone.
+    public var groupWait: RuleDuration?
+    /// `concurrency`: how many deliveries (or groups) to this sink may be in flight at once.
+    public var concurrency: Int
 
-    public init(name: String, type: String, format: String? = nil, options: AdapterOptions = AdapterOptions()) {
+    /// 24 hours.
+    public static let defaultMaxAge = RuleDuration(seconds: 86_400)!
+    public static let defaultConcurrency = 4
+
+    public init(name: String, type: String, format: String? = nil, options: AdapterOptions = AdapterOptions(),
+                maxAge: RuleDuration = defaultMaxAge, groupWait: RuleDuration? = nil,
+                concurrency: Int = defaultConcurrency) {
         self.name = name
         self.type = type
         self.format = format
         self.options = options
+        self.maxAge = maxAge
+        self.groupWait = groupWait
+        self.concurrency = concurrency
     }
 
     /// `kind/name`, the identity used in every log line and table (`webhook/ops`).

@@ -30,11 +30,34 @@ public protocol AlertStore: Sendable {
     /// Deliveries still pending whose next attempt is at or before `dueBy`, oldest first.
     func pendingDeliveries(dueBy: Timestamp, limit: Int) async throws -> [Delivery]
 
+    /// Deliveries to `sink` still pending whose next attempt is at or before `dueBy`, in the
+    /// order of ``pendingDeliveries(dueBy:limit:)``. A sink whose receiver is down never hides
+    /// another sink's due deliveries behind its own.
+    func pendingDeliveries(sink: String, dueBy: Timestamp, limit: Int) async throws -> [Delivery]
+
+    /// Every sink with pending deliveries, with the earliest next attempt among them.
+    func pendingSinks() async throws -> [String: Timestamp]
+
     /// The earliest next attempt of any pending delivery, if there is one.
     func nextPendingAttempt() async throws -> Timestamp?
 
     /// Records the outcome of one delivery attempt.
     func recordAttempt(_ outcome: DeliveryOutcome) async throws
+
+    /// Records the outcomes of one attempt at a group, in one transaction.
+    func recordAttempts(_ outcomes: [DeliveryOutcome]) async throws
+
+    /// Deletes alerts queued (wall clock) before `cutoff` whose deliveries are all delivered
+    /// or dead, with those deliveries. An alert with a pending delivery is always kept.
+    /// Returns how many alerts went.
+    @discardableResult
+    func pruneAlerts(before cutoff: Timestamp) async throws -> Int
+
+    /// Deletes the states of rule-and-symbol pairs not in `live` (rules removed from the
+    /// configuration, symbols removed from a rule) whose last alert is older than
+    /// `lastAlertBefore` (quote time) or that never alerted. Returns how many went.
+    @discardableResult
+    func pruneRuleStates(keeping live: Set<RuleStateKey>, lastAlertBefore: Timestamp) async throws -> Int
 
     /// The alert log since `since` (by alert time, newest last), with each alert's deliveries.
     func alerts(since: Timestamp?) async throws -> [AlertRecord]

@@ -8,11 +8,33 @@
 ///   carries the same `id` so receivers can deduplicate.
 /// - Errors and log lines never contain a secret.
 /// - Sinks honour task cancellation promptly.
+///
+/// Groups (`group_wait`): ``deliver(_:)-([Alert])`` delivers several alerts as ONE message
+/// (one email listing them, one webhook request carrying them). A group succeeds or fails as
+/// a whole: the dispatcher records the same outcome for every alert of it and retries the
+/// whole group, so receivers may see an alert of a failed group again (with its same id).
+/// Every alert in a group keeps its own `id`; the group's own id (a webhook's `webhook-id`,
+/// an email's `Message-ID`) is derived from the id of its first alert, which is the oldest
+/// one: a group retried after a failure has the same first alert, hence the same id.
 public protocol NotificationSink: Sendable {
     /// `kind/name`, e.g. `webhook/ops`: the identity used in every log line and table.
     var identity: String { get }
     /// Delivers one alert.
     func deliver(_ alert: Alert) async throws(SinkError)
+    /// Delivers a group of alerts, oldest first, as one message. The dispatcher calls it only
+    /// with two or more alerts; a group of one goes through ``deliver(_:)-(Alert)``.
+    ///
+    /// The default, for sinks whose medium has no group form (standard output), delivers the
+    /// alerts one after another and stops at the first failure, which fails the whole group:
+    /// the alerts before it are delivered again with the group (at least once, same ids).
+    func deliver(_ alerts: [Alert]) async throws(SinkError)
+}
+
+extension NotificationSink {
+    /// Delivers the alerts one by one; the first failure fails the group.
+    public func deliver(_ alerts: [Alert]) async throws(SinkError) {
+        for alert in alerts { try await deliver(alert) }
+    }
 }
 
 /// Why a sink could not deliver an alert.

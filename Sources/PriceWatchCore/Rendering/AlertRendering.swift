@@ -5,6 +5,12 @@ public enum AlertRendering {
     /// and the rendered `message`.
     public static func jsonLine(_ alert: Alert) -> String {
         var json = JSONWriter()
+        writeFields(of: alert, to: &json)
+        return json.result
+    }
+
+    /// Writes the fields of ``jsonLine(_:)`` to `json`, for objects that add more fields.
+    public static func writeFields(of alert: Alert, to json: inout JSONWriter) {
         json.string("id", alert.id)
         json.string("rule", alert.rule)
         json.string("symbol", alert.symbol)
@@ -19,7 +25,6 @@ public enum AlertRendering {
         if let direction = alert.direction { json.string("direction", direction) }
         if let provider = alert.provider { json.string("provider", provider) }
         json.string("message", alert.message)
-        return json.result
     }
 
     /// `2024-10-02T14:31:00Z aapl-200 AAPL 225.70 USD above 200` and, for percent rules,

@@ -33,6 +33,12 @@ public struct JSONWriter {
         string(name, value?.rfc3339)
     }
 
+    /// An array of objects, each a finished ``result`` of another writer.
+    public mutating func objects(_ name: String, _ objects: [String]) {
+        key(name)
+        text += "[" + objects.joined(separator: ",") + "]"
+    }
+
     /// The finished object.
     public var result: String { text + "}" }
 

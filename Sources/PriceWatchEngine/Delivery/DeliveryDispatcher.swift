@@ -2,14 +2,19 @@ import Logging
 import PriceWatchCore
 import PriceWatchSystemd
 
-/// Delivers the outbox: picks due deliveries from the store, hands each to its sink, and
-/// records the outcome (delivered, retry later, dead letter).
+/// Delivers the outbox: picks due deliveries from the store, sink by sink, hands each (or each
+/// group) to its sink, and records the outcome (delivered, retry later, dead letter).
 ///
 /// - At least once: a delivery leaves the outbox only after its sink succeeded; a crash
 ///   between the two delivers it again on restart, with the same alert id.
-/// - A slow or dead sink never delays the others: each sink has its own limit of deliveries in
-///   flight, and the loop keeps serving other sinks while one is busy.
-/// - Retries, backoff and dead letters follow the ``RetrySchedule``, once, for every sink.
+/// - A slow or dead sink never delays the others: the outbox is read per sink, each sink has
+///   its own limit of deliveries in flight (`concurrency`, default 4), and the loop keeps
+///   serving other sinks while one is busy.
+/// - Grouping (`group_wait`) follows the ``DeliveryBatchPlanner``: a group is one attempt, and
+///   its outcome is recorded for every alert of it, in one transaction.
+/// - Retries, backoff and dead letters follow the ``RetrySchedule``, once, for every sink; a
+///   sink's `max_age` replaces the schedule's maximum age.
+/// - ``stop()`` stops taking new deliveries at once; those in flight get a bounded grace.
 public actor DeliveryDispatcher<C: Clock<Duration>> {
     private let store: any AlertStore
     private let sinks: SinkRegistry
@@ -18,9 +23,11 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     private let wallClock: @Sendable () -> Timestamp
     private let schedule: RetrySchedule
     private let perSinkLimit: Int
+    private let maximumGroupSize: Int
     private let logger: Logger
     private var inFlight: Set<DeliveryKey> = []
-    private var inFlightPerSink: [String: Int] = [:]
+    /// Batches (single deliveries or groups) in flight per sink.
+    private var batchesInFlight: [String: Int] = [:]
     private var stopping = false
     /// Deliveries that finished while the outbox was being read: that read may still list them
     /// as pending, and must not start them again (the actor is reentrant across the await).
@@ -31,9 +38,13 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         let sink: String
     }
 
+    /// - Parameters:
+    ///   - schedule: retries and dead letters; a sink's `max_age` overrides `maximumAge`.
+    ///   - perSinkLimit: deliveries in flight per sink when its settings give no `concurrency`.
+    ///   - maximumGroupSize: the most alerts one group carries.
     public init(store: any AlertStore, sinks: SinkRegistry, doorbell: Doorbell, clock: C,
                 wallClock: @escaping @Sendable () -> Timestamp, schedule: RetrySchedule = RetrySchedule(),
-                perSinkLimit: Int = 4, logger: Logger) {
+                perSinkLimit: Int = 4, maximumGroupSize: Int = 100, logger: Logger) {
         self.store = store
         self.sinks = sinks
         self.doorbell = doorbell
@@ -41,6 +52,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         self.wallClock = wallClock
         self.schedule = schedule
         self.perSinkLimit = perSinkLimit
+        self.maximumGroupSize = maximumGroupSize
         self.logger = logger
     }
 
@@ -50,16 +62,19 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         doorbell.ring()
     }
 
+    /// How many deliveries are in flight now (for tests and status).
+    public var deliveriesInFlight: Int { inFlight.count }
+
     /// Runs until ``stop()`` (then waits up to `shutdownGrace` for deliveries in flight) or
     /// until the task is cancelled.
     public func run(shutdownGrace: Duration = .seconds(10)) async {
         await withTaskGroup(of: Void.self) { group in
             while !stopping && !Task.isCancelled {
                 let seen = doorbell.generation
-                let (started, blocked) = await startDueDeliveries(group: &group)
-                if started > 0 { continue }
+                let pass = await startDueDeliveries(group: &group)
+                if pass.started > 0 { continue }
                 // Due deliveries that wait for a slot are woken by the ring of a finishing one.
-                let deadline = blocked > 0 ? clock.now.advanced(by: .seconds(1)) : await nextWakeUp()
+                let deadline = pass.blocked > 0 ? clock.now.advanced(by: .seconds(1)) : instant(of: pass.wakeAt)
                 await doorbell.wait(after: seen, until: deadline, on: clock)
             }
             guard !inFlight.isEmpty else { return }
@@ -76,59 +91,116 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         }
     }
 
-    /// The clock instant of the next due delivery, if there is one.
-    private func nextWakeUp() async -> C.Instant? {
-        guard let next = try? await store.nextPendingAttempt() else { return nil }
-        let wait = max(next.milliseconds - wallClock().milliseconds, 0)
+    /// The clock instant of a wall-clock time (nil stays nil).
+    private func instant(of wall: Timestamp?) -> C.Instant? {
+        guard let wall else { return nil }
+        let wait = max(wall.milliseconds - wallClock().milliseconds, 0)
         // Wake at least every minute anyway, so a clock step of the wall clock is noticed.
         return clock.now.advanced(by: .milliseconds(min(wait, 60_000)))
     }
 
-    /// Starts what is due and has a free slot; returns how many started and how many due
-    /// deliveries wait (in flight already, or their sink at its limit).
-    private func startDueDeliveries(group: inout TaskGroup<Void>) async -> (started: Int, blocked: Int) {
-        let due: [Delivery]
-        finishedDuringRead = []
-        defer { finishedDuringRead = nil }
-        do {
-            due = try await store.pendingDeliveries(dueBy: wallClock(), limit: 256)
-        } catch {
-            logger.error("could not read the outbox: \(error)")
-            return (0, 0)
-        }
+    private struct Pass {
         var started = 0
+        /// Sinks with due deliveries that wait for a slot.
         var blocked = 0
-        for delivery in due {
-            let key = DeliveryKey(alertID: delivery.alert.id, sink: delivery.sink)
-            if finishedDuringRead?.contains(key) == true { continue }
-            guard !inFlight.contains(key), inFlightPerSink[delivery.sink, default: 0] < perSinkLimit else {
-                blocked += 1
-                continue
-            }
-            inFlight.insert(key)
-            inFlightPerSink[delivery.sink, default: 0] += 1
-            started += 1
-            group.addTask { await self.attempt(delivery, key: key) }
+        /// The earliest time something not yet due falls due.
+        var wakeAt: Timestamp?
+
+        mutating func wake(at time: Timestamp) {
+            wakeAt = min(wakeAt ?? time, time)
         }
-        return (started, blocked)
     }
 
-    private func attempt(_ delivery: Delivery, key: DeliveryKey) async {
-        let result: DeliveryOutcome.Result
-        let metadata: Logger.Metadata = ["alert_id": "\(delivery.alert.id)", "sink": "\(delivery.sink)",
-                                         "rule": "\(delivery.alert.rule)", "symbol": "\(delivery.alert.symbol)"]
-        if let sink = sinks.sink(named: delivery.sink) {
+    /// Starts what is due and has a free slot, sink by sink.
+    private func startDueDeliveries(group: inout TaskGroup<Void>) async -> Pass {
+        var pass = Pass()
+        finishedDuringRead = []
+        defer { finishedDuringRead = nil }
+        let now = wallClock()
+        let pendingSinks: [String: Timestamp]
+        do {
+            pendingSinks = try await store.pendingSinks()
+        } catch {
+            logger.error("could not read the outbox: \(error)")
+            return pass
+        }
+        for (sink, earliest) in pendingSinks.sorted(by: { $0.key < $1.key }) {
+            guard !stopping else { break }
+            if earliest > now {
+                pass.wake(at: earliest)
+                continue
+            }
+            let settings = sinks.settings(named: sink)
+            let limit = max(settings.concurrency ?? perSinkLimit, 1)
+            guard batchesInFlight[sink, default: 0] < limit else {
+                pass.blocked += 1
+                continue
+            }
+            let planner = DeliveryBatchPlanner(groupWait: settings.groupWait, maximumGroupSize: maximumGroupSize)
+            let rowsInFlight = inFlight.count(where: { $0.sink == sink })
+            let freeBefore = limit - batchesInFlight[sink, default: 0]
+            let fetch = rowsInFlight + freeBefore * (settings.groupWait == nil ? 1 : planner.maximumGroupSize)
+            let due: [Delivery]
             do {
-                try await sink.deliver(delivery.alert)
-                result = .delivered
+                due = try await store.pendingDeliveries(sink: sink, dueBy: now, limit: fetch)
             } catch {
-                result = schedule.afterFailure(error, attempt: delivery.attempts + 1, createdAt: delivery.createdAt,
-                                               now: wallClock(), random: Double.random(in: 0..<1))
+                logger.error("could not read the outbox of sink '\(sink)': \(error)")
+                continue
+            }
+            // Deliveries may have started or finished during the read: recount after it.
+            let startable = due.filter { delivery in
+                let key = DeliveryKey(alertID: delivery.alert.id, sink: delivery.sink)
+                return !inFlight.contains(key) && finishedDuringRead?.contains(key) != true
+            }
+            guard !stopping else { break }
+            let plan = planner.plan(startable, now: now, freeSlots: limit - batchesInFlight[sink, default: 0])
+            if let wakeAt = plan.wakeAt { pass.wake(at: wakeAt) }
+            if plan.waiting > 0 || (startable.isEmpty && !due.isEmpty) { pass.blocked += 1 }
+            for batch in plan.batches {
+                let keys = batch.map { DeliveryKey(alertID: $0.alert.id, sink: $0.sink) }
+                inFlight.formUnion(keys)
+                batchesInFlight[sink, default: 0] += 1
+                pass.started += 1
+                group.addTask { await self.attempt(batch, sink: sink, keys: keys) }
+            }
+        }
+        return pass
+    }
+
+    /// One attempt at a batch: a single delivery, or a group as one message.
+    private func attempt(_ batch: [Delivery], sink name: String, keys: [DeliveryKey]) async {
+        guard let first = batch.first else { return }
+        let alerts = batch.map(\.alert)
+        var metadata: Logger.Metadata = ["alert_id": "\(first.alert.id)", "sink": "\(name)",
+                                         "rule": "\(first.alert.rule)", "symbol": "\(first.alert.symbol)"]
+        if batch.count > 1 { metadata["group_size"] = "\(batch.count)" }
+        // A group shares one history: its oldest queue time and its most attempts decide.
+        let createdAt = batch.map(\.createdAt).min() ?? first.createdAt
+        let attempt = (batch.map(\.attempts).max() ?? 0) + 1
+        let failure: SinkError?
+        if let sink = sinks.sink(named: name) {
+            metadata["sink"] = "\(sink.identity)"
+            do {
+                if alerts.count == 1 {
+                    try await sink.deliver(first.alert)
+                } else {
+                    try await sink.deliver(alerts)
+                }
+                failure = nil
+            } catch {
+                failure = error
             }
         } else {
-            let error = SinkError(retryable: true, "no sink named '\(delivery.sink)' in the configuration")
-            result = schedule.afterFailure(error, attempt: delivery.attempts + 1, createdAt: delivery.createdAt,
-                                           now: wallClock(), random: Double.random(in: 0..<1))
+            failure = SinkError(retryable: true, "no sink named '\(name)' in the configuration")
+        }
+        let result: DeliveryOutcome.Result
+        if let failure {
+            var schedule = self.schedule
+            if let maximumAge = sinks.settings(named: name).maximumAge { schedule.maximumAge = maximumAge }
+            result = schedule.afterFailure(failure, attempt: attempt, createdAt: createdAt, now: wallClock(),
+                                           random: Double.random(in: 0..<1))
+        } else {
+            result = .delivered
         }
         switch result {
         case .delivered:
@@ -139,18 +211,22 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
             logger.error("delivery dead-lettered: \(error)",
                          metadata: metadata.merging([OperatorEvent.metadataKey: OperatorEvent.deliveryDeadLettered.metadataValue]) { $1 })
         }
+        let at = wallClock()
         do {
-            try await store.recordAttempt(DeliveryOutcome(alertID: delivery.alert.id, sink: delivery.sink, at: wallClock(), result: result))
+            try await store.recordAttempts(batch.map { DeliveryOutcome(alertID: $0.alert.id, sink: $0.sink, at: at, result: result) })
         } catch {
             logger.error("could not record a delivery attempt: \(error); it will be attempted again", metadata: metadata)
         }
-        finished(key)
+        finished(keys, sink: name)
     }
 
-    private func finished(_ key: DeliveryKey) {
-        finishedDuringRead?.insert(key)
-        inFlight.remove(key)
-        inFlightPerSink[key.sink, default: 1] -= 1
+    private func finished(_ keys: [DeliveryKey], sink: String) {
+        for key in keys {
+            finishedDuringRead?.insert(key)
+            inFlight.remove(key)
+        }
+        batchesInFlight[sink, default: 1] -= 1
+        if batchesInFlight[sink] == 0 { batchesInFlight[sink] = nil }
         doorbell.ring()
     }
 }

@@ -108,5 +108,6 @@ public actor RuleEvaluator {
         lastPrune = now
         let removed = try await store.pruneHistory(before: now.subtracting(configuration.retention))
         if removed > 0 { logger.debug("pruned \(removed) quotes older than \(configuration.retention)") }
+        try await OutboxRetention.prune(store: store, configuration: configuration, now: now, logger: logger)
     }
 }

@@ -83,7 +83,7 @@ public final class PollingService<C: Clock<Duration>>: Service {
                 var rejection: String?
                 do {
                     try await self.evaluator.reconfigure(next.configuration, now: self.wallClock())
-                    self.sinkRegistry.replace(with: next.sinks)
+                    self.sinkRegistry.replace(with: next.sinks, configuration: next.configuration.sinks)
                     setup = next
                     self.logger.notice("configuration reloaded: \(ConfigurationSummary.line(next.configuration))",
                                        metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationReloaded.metadataValue])

@@ -72,6 +72,17 @@ enum AlertTable {
         return records
     }
 
+    /// Deletes alerts created before `cutoff` that have no pending delivery; their deliveries
+    /// go with them (`ON DELETE CASCADE`). Returns how many alerts went.
+    static func prune(before cutoff: Timestamp, in db: Database) throws -> Int {
+        try db.execute(sql: """
+            DELETE FROM alert
+            WHERE created_at < ?
+              AND NOT EXISTS (SELECT 1 FROM delivery WHERE alert_id = alert.id AND status = 'pending')
+            """, arguments: [cutoff.milliseconds])
+        return db.changesCount
+    }
+
     /// How many alerts are stored.
     static func count(in db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM alert") ?? 0

@@ -58,6 +58,41 @@ enum DeliveryTable {
         return deliveries
     }
 
+    /// Pending deliveries of one sink due at or before `dueBy`, in the order of
+    /// ``pending(dueBy:limit:in:)``; served by the `delivery_by_sink` index.
+    static func pending(sink: String, dueBy: Timestamp, limit: Int, in db: Database) throws -> [Delivery] {
+        guard limit > 0 else { return [] }
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: """
+                SELECT \(AlertTable.selection), \(selection)
+                FROM delivery AS d JOIN alert AS a ON a.id = d.alert_id
+                WHERE d.status = 'pending' AND d.sink = ? AND d.next_attempt_at <= ?
+                ORDER BY d.next_attempt_at, d.created_at, d.rowid
+                LIMIT ?
+                """),
+            arguments: [sink, dueBy.milliseconds, limit])
+        var deliveries: [Delivery] = []
+        while let row = try rows.next() {
+            let alert = try AlertTable.decode(row, at: 0)
+            deliveries.append(try decode(row, at: AlertTable.columnCount, alert: alert))
+        }
+        return deliveries
+    }
+
+    /// Each sink with pending deliveries and its earliest next attempt.
+    static func pendingSinks(in db: Database) throws -> [String: Timestamp] {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT sink, min(next_attempt_at) FROM delivery WHERE status = 'pending' GROUP BY sink
+            """))
+        var sinks: [String: Timestamp] = [:]
+        while let row = try rows.next() {
+            // A pending row always has a next attempt; a NULL (a file edited by hand) is due now.
+            let next = try row.decode(Int64?.self, atIndex: 1) ?? Int64.min
+            sinks[try row.decode(String.self, atIndex: 0)] = Timestamp(milliseconds: next)
+        }
+        return sinks
+    }
+
     /// The earliest next attempt of any pending delivery.
     static func nextPendingAttempt(in db: Database) throws -> Timestamp? {
         try Int64.fetchOne(db, sql: "SELECT min(next_attempt_at) FROM delivery WHERE status = 'pending'")

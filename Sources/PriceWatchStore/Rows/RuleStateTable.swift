@@ -55,6 +55,23 @@ enum RuleStateTable {
         return states
     }
 
+    /// Deletes the states whose key is not in `live` and whose last alert is before
+    /// `lastAlertBefore` or absent. Returns how many went.
+    static func prune(keeping live: Set<RuleStateKey>, lastAlertBefore: Timestamp, in db: Database) throws -> Int {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT rule, symbol FROM rule_state WHERE last_alert_at IS NULL OR last_alert_at < ?
+            """, arguments: [lastAlertBefore.milliseconds])
+        let delete = try db.cachedStatement(sql: "DELETE FROM rule_state WHERE rule = ? AND symbol = ?")
+        var deleted = 0
+        for row in rows {
+            let key = RuleStateKey(rule: try row.decode(String.self, atIndex: 0), symbol: try row.decode(String.self, atIndex: 1))
+            guard !live.contains(key) else { continue }
+            try delete.execute(arguments: [key.rule, key.symbol])
+            deleted += db.changesCount
+        }
+        return deleted
+    }
+
     /// How many states are stored.
     static func count(in db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM rule_state") ?? 0

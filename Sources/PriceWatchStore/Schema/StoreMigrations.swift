@@ -25,6 +25,10 @@ import GRDB
 ///   `alert(id)`. The index `delivery_due (status, next_attempt_at, created_at)` serves the
 ///   dispatcher's "what is due" query in its order; the rowid (insertion order) breaks ties.
 ///
+/// Schema `v2` adds two indexes and no data: `delivery_by_sink (status, sink, next_attempt_at,
+/// created_at)` for the dispatcher's per-sink "what is due" query and the per-sink summary,
+/// and `alert_by_created_at (created_at)` for pruning the alert log.
+///
 /// The SQL needs SQLite 3.24 or later (`ON CONFLICT ... DO NOTHING/UPDATE`).
 enum StoreMigrations {
     /// Every migration, in order.
@@ -32,6 +36,7 @@ enum StoreMigrations {
         var migrator = DatabaseMigrator()
         // No table is rebuilt, so foreign keys can stay on while migrating.
         migrator.registerMigration("v1", foreignKeyChecks: .immediate, migrate: v1)
+        migrator.registerMigration("v2", foreignKeyChecks: .immediate, migrate: v2)
         return migrator
     }()
 
@@ -99,6 +104,13 @@ enum StoreMigrations {
                 PRIMARY KEY (alert_id, sink)
             );
             CREATE INDEX delivery_due ON delivery (status, next_attempt_at, created_at);
+            """)
+    }
+
+    private static func v2(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE INDEX delivery_by_sink ON delivery (status, sink, next_attempt_at, created_at);
+            CREATE INDEX alert_by_created_at ON alert (created_at);
             """)
     }
 }

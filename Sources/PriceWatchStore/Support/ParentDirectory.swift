@@ -51,6 +51,12 @@ enum ParentDirectory {
         }
     }
 
+    /// Whether something exists at `path` (following symbolic links).
+    static func fileExists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
     private static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         guard stat(path, &info) == 0 else { return false }

@@ -1,0 +1,25 @@
+import PriceWatchCore
+
+/// How the dispatcher delivers to one sink: the `max_age`, `group_wait` and `concurrency` of
+/// its `[sinks.NAME]` table. A nil value means the dispatcher's own default.
+public struct SinkDeliverySettings: Sendable, Hashable {
+    /// Give up retrying this many milliseconds after an alert was queued.
+    public var maximumAge: Int64?
+    /// Group alerts queued within this many milliseconds of the first; nil: no grouping.
+    public var groupWait: Int64?
+    /// Deliveries (or groups) in flight at once.
+    public var concurrency: Int?
+
+    public init(maximumAge: Int64? = nil, groupWait: Int64? = nil, concurrency: Int? = nil) {
+        self.maximumAge = maximumAge
+        self.groupWait = groupWait
+        self.concurrency = concurrency
+    }
+
+    /// The settings a `[sinks.NAME]` table configures.
+    public init(_ configuration: SinkConfiguration) {
+        self.init(maximumAge: configuration.maxAge.seconds * 1000,
+                  groupWait: configuration.groupWait.map { $0.seconds * 1000 },
+                  concurrency: configuration.concurrency)
+    }
+}

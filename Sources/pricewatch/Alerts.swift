@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import PriceWatchConfig
+import PriceWatchCore
+import PriceWatchStore
+
+/// `pricewatch alerts [--since DURATION] [--format text|json]`: the alert log with the state
+/// of each delivery, read from the state database while the daemon may be running.
+struct Alerts: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the alert log with each delivery's state.",
+        discussion: """
+            Reads the state database named by the main file (its `state` key only: no rule \
+            file and no secret is read), opened read-only, so it works while the daemon runs. \
+            Each alert shows each delivery: delivered (when), pending (next attempt, attempts, \
+            last error) or dead (the last error). Alerts are in firing order; --since filters by \
+            quote time.
+            """)
+
+    @OptionGroup var config: ConfigOption
+
+    @Option(help: ArgumentHelp("Only alerts whose quote time is within this duration before now (30s, 5m, 1h30m, 7d).",
+                               valueName: "duration"))
+    var since: String?
+
+    @Option(help: "Output format: text, or json for JSON Lines (one object per alert with a deliveries array).")
+    var format: OutputFormat = .text
+
+    func validate() throws {
+        if let since {
+            do {
+                _ = try RuleDuration(parsing: since)
+            } catch {
+                throw ValidationError("--since: \(error.description)")
+            }
+        }
+    }
+
+    func run() async throws {
+        let (location, diagnostics) = ConfigurationLoader.stateLocation(mainFile: config.path)
+        StandardOutput.report(diagnostics)
+        guard let location else { throw ExitCode(1) }
+        let records: [AlertRecord]
+        do {
+            let store = try SQLiteAlertStore.openReadOnly(path: location.statePath)
+            let cutoff = try since.map { Self.now().subtracting(try RuleDuration(parsing: $0)) }
+            records = try await store.alerts(since: cutoff)
+            try store.close()
+        } catch {
+            var errors = StandardOutput.error()
+            errors.line("error: \(error)")
+            errors.flush()
+            throw ExitCode(1)
+        }
+        var output = StandardOutput.output()
+        for record in records {
+            switch format {
+            case .text:
+                output.line("\(AlertRendering.textLine(record.alert)) [\(record.alert.id)]")
+                for delivery in record.deliveries {
+                    output.line("  \(location.sinkIdentities[delivery.sink] ?? delivery.sink): \(Self.state(of: delivery))")
+                }
+            case .json:
+                output.line(Self.jsonLine(record, identities: location.sinkIdentities))
+            }
+        }
+        output.flush()
+    }
+
+    static func now() -> Timestamp {
+        Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    /// `delivered 2024-10-02T14:31:01Z (1 attempt)`, `pending: next attempt
+    /// 2024-10-02T14:35:00Z (3 attempts, last error: HTTP 503)`, `dead (5 attempts): HTTP 404`.
+    static func state(of delivery: Delivery) -> String {
+        let attempts = delivery.attempts == 1 ? "1 attempt" : "\(delivery.attempts) attempts"
+        switch delivery.status {
+        case .delivered:
+            return "delivered \(delivery.deliveredAt?.rfc3339 ?? "(time unknown)") (\(attempts))"
+        case .pending:
+            let next = delivery.nextAttemptAt?.rfc3339 ?? "now"
+            let error = delivery.lastError.map { ", last error: \($0)" } ?? ""
+            return "pending: next attempt \(next) (\(attempts)\(error))"
+        case .dead:
+            return "dead (\(attempts)): \(delivery.lastError ?? "no error recorded")"
+        }
+    }
+
+    /// The alert's fields of `backtest --format json`, then `deliveries`: one object per sink
+    /// with `sink`, `identity` (`kind/name`, null when the sink is no longer configured),
+    /// `status`, `attempts`, `queued_at`, `next_attempt_at`, `delivered_at` and `last_error`
+    /// (null when not applicable).
+    static func jsonLine(_ record: AlertRecord, identities: [String: String]) -> String {
+        var json = JSONWriter()
+        AlertRendering.writeFields(of: record.alert, to: &json)
+        json.objects("deliveries", record.deliveries.map { delivery in
+            var object = JSONWriter()
+            object.string("sink", delivery.sink)
+            object.string("identity", identities[delivery.sink])
+            object.string("status", delivery.status.rawValue)
+            object.integer("attempts", delivery.attempts)
+            object.time("queued_at", delivery.createdAt)
+            object.time("next_attempt_at", delivery.status == .pending ? delivery.nextAttemptAt : nil)
+            object.time("delivered_at", delivery.deliveredAt)
+            object.string("last_error", delivery.lastError)
+            return object.result
+        })
+        return json.result
+    }
+}
