@@ -68,7 +68,8 @@ public enum ConfigurationLoader {
             if !diagnostics.containsErrors {
                 configuration = Configuration(mainFile: mainFile, statePath: settings.statePath,
                                               interval: settings.interval, retention: retention,
-                                              providers: settings.providers, sinks: settings.sinks, rules: rules)
+                                              providers: settings.providers, sinks: settings.sinks, rules: rules,
+                                              staleAfter: settings.staleAfter, failureWarningAfter: settings.failureWarningAfter)
             }
         }
         let diagnostics = (main.diagnostics + (ruleSet?.diagnostics ?? [])).sortedByLocation()
