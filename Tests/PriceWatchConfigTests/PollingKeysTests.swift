@@ -51,28 +51,28 @@ import PriceWatchCore
 
     static let mistakes: [GoldenCase] = [
         GoldenCase(name: "stale_after not a duration", main: main(root: "stale_after = 15"), files: rules, expected: [
-            "$DIR/pricewatch.toml:2:1: error: stale_after: expected a duration such as \"30s\", \"5m\", \"1h30m\" or \"7d\", found an integer",
+            "$DIR/pricewatch.toml:1:1: error: stale_after: expected a duration such as \"30s\", \"5m\", \"1h30m\" or \"7d\", found an integer",
         ]),
         GoldenCase(name: "stale_after with a bad unit", main: main(root: "stale_after = \"15 minutes\""), files: rules, expected: [
-            "$DIR/pricewatch.toml:2:1: error: stale_after: ",
+            "$DIR/pricewatch.toml:1:1: error: stale_after: expected a duration such as \"30s\", \"5m\", \"1h30m\" or \"7d\", found \"15 minutes\" (unknown unit ' '; units are s, m, h, d)",
         ]),
         GoldenCase(name: "failure_warning_after zero", main: main(root: "failure_warning_after = 0"), files: rules, expected: [
-            "$DIR/pricewatch.toml:2:1: error: failure_warning_after: expected a positive integer, found 0",
+            "$DIR/pricewatch.toml:1:1: error: failure_warning_after: expected a positive integer, found 0",
         ]),
         GoldenCase(name: "failure_warning_after a string", main: main(root: "failure_warning_after = \"3\""), files: rules, expected: [
-            "$DIR/pricewatch.toml:2:1: error: failure_warning_after: expected a positive integer, found a string",
+            "$DIR/pricewatch.toml:1:1: error: failure_warning_after: expected a positive integer, found a string",
         ]),
         GoldenCase(name: "requests_per_minute zero", main: main(provider: "requests_per_minute = 0"), files: rules, expected: [
-            "$DIR/pricewatch.toml:6:1: error: providers.demo: requests_per_minute: expected a number greater than 0, found 0",
+            "$DIR/pricewatch.toml:5:1: error: providers.demo.requests_per_minute: expected a number greater than 0, found 0",
         ]),
         GoldenCase(name: "requests_per_minute negative", main: main(provider: "requests_per_minute = -2.5"), files: rules, expected: [
-            "$DIR/pricewatch.toml:6:1: error: providers.demo: requests_per_minute: expected a number greater than 0, found -2.5",
+            "$DIR/pricewatch.toml:5:1: error: providers.demo.requests_per_minute: expected a number greater than 0, found -2.5",
         ]),
         GoldenCase(name: "requests_per_minute a string", main: main(provider: "requests_per_minute = \"60/min\""), files: rules, expected: [
-            "$DIR/pricewatch.toml:6:1: error: providers.demo: requests_per_minute: expected a number, found a string",
+            "$DIR/pricewatch.toml:5:1: error: providers.demo.requests_per_minute: expected a number, found a string",
         ]),
         GoldenCase(name: "requests_per_minute misspelt", main: main(provider: "request_per_minute = 60"), files: rules, expected: [
-            "$DIR/pricewatch.toml:6:1: error: unknown key 'request_per_minute' in providers.demo; did you mean 'requests_per_minute'?",
+            "$DIR/pricewatch.toml:5:1: error: unknown key 'request_per_minute' in providers.demo; did you mean 'requests_per_minute'?",
         ]),
     ]
 

@@ -92,10 +92,9 @@ final class CapturingLogHandler: LogHandler, Sendable {
     /// Lines at `level` or above.
     func lines(atLeast level: Logger.Level) -> [Line] { lines.filter { $0.level >= level } }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-             function: String, line: UInt) {
-        let entry = Line(level: level, message: "\(message)", provider: metadata?["provider"].map { "\($0)" },
-                         symbol: metadata?["symbol"].map { "\($0)" })
+    func log(event: LogEvent) {
+        let entry = Line(level: event.level, message: "\(event.message)", provider: event.metadata?["provider"].map { "\($0)" },
+                         symbol: event.metadata?["symbol"].map { "\($0)" })
         storage.withLock { $0.append(entry) }
     }
 

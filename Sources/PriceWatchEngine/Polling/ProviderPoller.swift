@@ -387,6 +387,6 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
     final class StateBox: Sendable {
         private let mutex: Mutex<State>
         init(_ state: State) { mutex = Mutex(state) }
-        func withLock<T>(_ body: (inout State) -> T) -> T { mutex.withLock { body(&$0) } }
+        func withLock<T: Sendable>(_ body: (inout State) -> T) -> T { mutex.withLock { body(&$0) } }
     }
 }
