@@ -338,3 +338,52 @@ import Testing
         #expect(log.lines(atLeast: .warning).isEmpty)
     }
 }
+
+/// The polling service wires the policy from the configuration: each provider's fallbacks (even
+/// one no rule uses) and one rate limit per provider from `requests_per_minute` or the service.
+@Suite struct PollingServiceWiringTests {
+    typealias F = EngineFixtures
+
+    @Test func fallbacksAndRateLimitsComeFromTheConfiguration() async throws {
+        let clock = ManualClock()
+        let primary = FaultyProvider(name: "feed", batchSize: 1, clock: clock,
+                                     script: [.fail(ProviderError(.permanent, "HTTP 403"))])
+        let backup = FaultyProvider(name: "backup", batchSize: 1, requestsPerMinute: 6, clock: clock) // one every 10 s
+        var configuration = F.configuration(rules: [F.rule("r", .above(F.decimal("1")), symbols: ["A", "B"])], providers: ["feed", "backup"])
+        configuration.providers[0].fallback = ["backup"]
+        configuration.providers[0].requestsPerMinute = 30 // one every 2 s, where the service documents nothing
+        let store = try SQLiteAlertStore.inMemory()
+        let evaluator = try await RuleEvaluator(configuration: configuration, store: store, doorbell: Doorbell(), logger: F.logger,
+                                                now: Timestamp(seconds: 0))
+        let (reloads, reloadFeed) = AsyncStream<Void>.makeStream()
+        let service = PollingService(
+            initial: .init(configuration: configuration, providers: ["feed": primary, "backup": backup], sinks: [:]),
+            evaluator: evaluator, sinkRegistry: SinkRegistry(), clock: clock, wallClock: ManualWallClock().function,
+            logger: F.logger, reloadRequests: reloads, observer: SilentDaemonObserver(), loadSetup: { _ in (nil, []) })
+        let task = Task { try await service.run() }
+        defer {
+            reloadFeed.finish()
+            task.cancel()
+        }
+        // feed's first batch fails at 0 s; the fallback takes A at once and B 10 s later (its own limit).
+        #expect(await PollingPolicyPollerTests.waitForCalls(backup, 1))
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: .milliseconds(9_999))
+        #expect(backup.calls.count == 1)
+        clock.advance(by: .milliseconds(1))
+        #expect(await PollingPolicyPollerTests.waitForCalls(backup, 2))
+        #expect(backup.calls.map(\.symbols) == [["A"], ["B"]])
+        #expect(backup.callTimes == [.zero, .seconds(10)])
+        #expect(primary.calls.map(\.symbols) == [["A"]])
+        // At the next poll feed answers again; its two requests are 2 s apart.
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: .seconds(50))
+        #expect(await PollingPolicyPollerTests.waitForCalls(primary, 2))
+        #expect(await clock.waitForSleepers(1))
+        clock.advance(by: .milliseconds(1_999))
+        #expect(primary.calls.count == 2)
+        clock.advance(by: .milliseconds(1))
+        #expect(await PollingPolicyPollerTests.waitForCalls(primary, 3))
+        #expect(primary.callTimes == [.zero, .seconds(60), .seconds(62)])
+    }
+}
