@@ -77,6 +77,7 @@ let package = Package(
                 "PriceWatchConfig",
                 "PriceWatchEngine",
                 "PriceWatchProviders",
+                "PriceWatchCurl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -84,6 +85,10 @@ let package = Package(
         // Benchmarks print numbers; they are never timed assertions in tests.
         .executableTarget(
             name: "pricewatch-bench",
+            dependencies: [
+                "PriceWatchCore", "PriceWatchCurl", "PriceWatchEngine", "PriceWatchProviders", "PriceWatchStore",
+                "PriceWatchTestKit", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/pricewatch-bench"
         ),
         // Shared test helpers: manual clock, recording sink, scripted provider, fixtures.
@@ -101,9 +106,14 @@ let package = Package(
         .testTarget(
             name: "PriceWatchEngineTests",
             dependencies: ["PriceWatchEngine", "PriceWatchCore", "PriceWatchStore", "PriceWatchProviders",
-                           "PriceWatchSinks", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
+                           "PriceWatchSinks", "PriceWatchCurl", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit"]),
+        .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit", "PriceWatchCore"]),
+        .testTarget(
+            name: "PriceWatchProvidersTests",
+            dependencies: ["PriceWatchProviders", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit"]
+        ),
+        .testTarget(name: "PriceWatchCurlTests", dependencies: ["PriceWatchCurl", "PriceWatchCore", "PriceWatchTestKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -69,6 +69,7 @@ public enum ConfigurationLoader {
                 configuration = Configuration(mainFile: mainFile, statePath: settings.statePath,
                                               interval: settings.interval, retention: retention,
                                               providers: settings.providers, sinks: settings.sinks, rules: rules,
+                                              defaultProvider: settings.defaultProvider,
                                               staleAfter: settings.staleAfter, failureWarningAfter: settings.failureWarningAfter)
             }
         }

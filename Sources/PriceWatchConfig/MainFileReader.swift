@@ -106,6 +106,9 @@ struct MainFileReader {
         let fallback = reader.nameList("fallback", kind: "provider", allowingEmpty: true)
         let requestsPerMinute = positiveDecimal("requests_per_minute", reader)
         guard let schema else { return (nil, fallback) }
+        if ProviderTypes.requiringAPIKey.contains(schema.type), !reader.has("api_key") {
+            reader.tableError("missing required key 'api_key' for type '\(schema.type)' (the service's API key, as a secret)")
+        }
         let fields = decode(schema, reader)
         let provider = ProviderConfiguration(name: name, type: schema.type, baseURL: baseURL,
                                              interval: interval ?? defaultInterval, apiKey: apiKey,

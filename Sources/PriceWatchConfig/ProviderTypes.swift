@@ -11,7 +11,17 @@ enum ProviderTypes {
         TableSchema(type: "replay", summary: "replays a CSV of quotes, for demos and tests", fields: [
             .init("file", .existingFile, required: true, "the CSV to replay, in the backtest format"),
         ]),
+        TableSchema(type: "yahoo", summary: "Yahoo Finance, keyless: equities, funds, indices, crypto, currencies", fields: [
+            .init("session_url", .url, "where the session cookie comes from (default https://fc.yahoo.com, or base_url when that is set)"),
+            .init("user_agent", .string, "the User-Agent sent to Yahoo (default: a browser's; Yahoo refuses others)"),
+        ]),
+        TableSchema(type: "finnhub", summary: "Finnhub: US equities; needs api_key", fields: []),
+        TableSchema(type: "coinbase", summary: "Coinbase spot prices, keyless: pairs such as BTC-USD", fields: []),
+        TableSchema(type: "binance", summary: "Binance 24-hour tickers, keyless: symbols such as BTCUSDT", fields: []),
     ]
+
+    /// Types that cannot work without `api_key`: its absence is a configuration error.
+    static let requiringAPIKey: Set<String> = ["finnhub"]
 
     static func schema(for type: String) -> TableSchema? { all.first { $0.type == type } }
 

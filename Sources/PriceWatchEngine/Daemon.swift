@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchCurl
 import PriceWatchStore
 import ServiceLifecycle
 import UnixSignals
@@ -15,7 +16,9 @@ public enum Daemon {
     /// Runs the daemon; returns the process exit status.
     public static func run(configPath: String, environment: [String: String], logger: Logger,
                            observer: any DaemonObserver = SilentDaemonObserver()) async -> Int32 {
-        let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil)
+        // One libcurl transport for every provider, for the daemon's whole life.
+        let transport = CurlHTTPTransport()
+        let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil, transport: transport)
         report(diagnostics)
         guard let setup = loaded else {
             logger.critical("invalid configuration in \(configPath); not starting")
@@ -55,7 +58,7 @@ public enum Daemon {
             logger: logger, reloadRequests: reloadRequests, observer: observer,
             loadSetup: { previous in
                 logger.info("reloading configuration from \(configPath)")
-                return loadSetup(configPath: configPath, environment: environment, previous: previous)
+                return loadSetup(configPath: configPath, environment: environment, previous: previous, transport: transport)
             })
         let group = ServiceGroup(configuration: .init(
             services: [
@@ -78,7 +81,7 @@ public enum Daemon {
     /// Loads and validates the configuration and builds its adapters. Providers whose settings
     /// are unchanged from `previous` are reused.
     static func loadSetup(configPath: String, environment: [String: String],
-                          previous: PollingService<ContinuousClock>.Setup?) -> (PollingService<ContinuousClock>.Setup?, [Diagnostic]) {
+                          previous: PollingService<ContinuousClock>.Setup?, transport: any HTTPTransport) -> (PollingService<ContinuousClock>.Setup?, [Diagnostic]) {
         let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment)
         guard let configuration, !diagnostics.containsErrors else { return (nil, diagnostics) }
         // Build only providers that are new or whose settings changed; reuse the others.
@@ -86,7 +89,7 @@ public enum Daemon {
         if let previous {
             changed.providers = configuration.providers.filter { previous.configuration.provider(named: $0.name) != $0 }
         }
-        let (built, providerDiagnostics) = AdapterFactory.providers(for: changed)
+        let (built, providerDiagnostics) = AdapterFactory.providers(for: changed, transport: transport)
         var providers = built
         if let previous {
             for settings in configuration.providers where providers[settings.name] == nil {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchCurl
 import PriceWatchEngine
 import Foundation
 
@@ -18,7 +19,7 @@ struct Check: ParsableCommand {
         var all = diagnostics
         if let configuration, !diagnostics.containsErrors {
             // Building the adapters checks what only they know (a replay file's rows).
-            all += AdapterFactory.providers(for: configuration).diagnostics
+            all += AdapterFactory.providers(for: configuration, transport: CurlHTTPTransport()).diagnostics
             all += AdapterFactory.sinks(for: configuration).diagnostics
         }
         StandardOutput.report(all)

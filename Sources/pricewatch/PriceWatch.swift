@@ -13,6 +13,6 @@ struct PriceWatch: AsyncParsableCommand {
             configuration is invalid.
             """,
         version: "0.1.0",
-        subcommands: [Run.self, Check.self, Backtest.self]
+        subcommands: [Run.self, Check.self, Backtest.self, QuoteCommand.self, SearchCommand.self]
     )
 }

@@ -269,7 +269,7 @@ import PriceWatchCore
             "rules.d/a.toml": rule("id = \"x\"\nsymbol = \"AAPL\"\nabove = 200"),
         ], expected: [
             "$DIR/pricewatch.toml:2:1: error: providers.demo.type: unknown provider type 'replai'; did you mean "
-                + "'replay'? (known types: replay)",
+                + "'replay'? (known types: replay, yahoo, finnhub, coinbase, binance)",
         ]),
         GoldenCase(name: "missing provider keys", main: """
             [providers.demo]
@@ -284,7 +284,7 @@ import PriceWatchCore
             """, files: [
             "rules.d/a.toml": rule("id = \"x\"\nsymbol = \"AAPL\"\nprovider = \"demo\"\nabove = 200"),
         ], expected: [
-            "$DIR/pricewatch.toml:1:1: error: providers.demo: missing required key 'type' (known types: replay)",
+            "$DIR/pricewatch.toml:1:1: error: providers.demo: missing required key 'type' (known types: replay, yahoo, finnhub, coinbase, binance)",
             "$DIR/pricewatch.toml:4:1: error: providers.other: missing required key 'file' for type 'replay' "
                 + "(the CSV to replay, in the backtest format)",
             "$DIR/pricewatch.toml:9:1: error: sinks.console.format: expected \"text\" or \"json\", found \"xml\"",
@@ -389,6 +389,27 @@ import PriceWatchCore
         ], expected: [
             "$DIR/pricewatch.toml:4:13: error: providers.demo.api_key: environment variable 'DEMO_KEY' is not set",
             "$DIR/pricewatch.toml:9:13: error: providers.other.api_key: secret file '$DIR/secrets/empty' is empty",
+        ]),
+        GoldenCase(name: "finnhub without api_key, yahoo options of the wrong kind", main: """
+            provider = "stocks"
+
+            [providers.stocks]
+            type = "finnhub"
+
+            [providers.yahoo]
+            type = "yahoo"
+            session_url = "fc.yahoo.com"
+            user_agent = ""
+
+            [sinks.console]
+            type = "stdout"
+            """, files: [
+            "rules.d/a.toml": rule("id = \"x\"\nsymbol = \"AAPL\"\nabove = 200"),
+        ], expected: [
+            "$DIR/pricewatch.toml:3:1: error: providers.stocks: missing required key 'api_key' for type 'finnhub' "
+                + "(the service's API key, as a secret)",
+            "$DIR/pricewatch.toml:8:1: error: providers.yahoo.session_url: expected an http:// or https:// URL, found \"fc.yahoo.com\"",
+            "$DIR/pricewatch.toml:9:1: error: providers.yahoo.user_agent: expected a string, found an empty string",
         ]),
     ]
 

@@ -18,6 +18,8 @@ public struct Configuration: Sendable, Hashable {
     public var sinks: [SinkConfiguration]
     /// Every rule of every rule file, in file order; `provider` and `notify` are resolved.
     public var rules: [Rule]
+    /// The main file's `provider`, else the only provider; `nil` when neither names one.
+    public var defaultProvider: String?
     /// Data health: warn when a symbol has had no fresh quote for this long (`stale_after`).
     public var staleAfter: RuleDuration
     /// Data health: warn when a provider has failed this many polls in a row (`failure_warning_after`).
@@ -31,6 +33,7 @@ public struct Configuration: Sendable, Hashable {
 
     public init(mainFile: String, statePath: String, interval: RuleDuration, retention: RuleDuration,
                 providers: [ProviderConfiguration], sinks: [SinkConfiguration], rules: [Rule],
+                defaultProvider: String? = nil,
                 staleAfter: RuleDuration = Configuration.defaultStaleAfter,
                 failureWarningAfter: Int = Configuration.defaultFailureWarningAfter) {
         self.mainFile = mainFile
@@ -40,6 +43,7 @@ public struct Configuration: Sendable, Hashable {
         self.providers = providers
         self.sinks = sinks
         self.rules = rules
+        self.defaultProvider = defaultProvider ?? (providers.count == 1 ? providers.first?.name : nil)
         self.staleAfter = staleAfter
         self.failureWarningAfter = failureWarningAfter
     }

@@ -10,9 +10,12 @@ public struct Quote: Sendable, Hashable {
     public var currency: String?
     public var exchange: String?
     public var marketState: String?
+    /// The IANA time zone of the exchange (`America/New_York`), when the provider gives it.
+    public var exchangeTimeZone: String?
 
     public init(symbol: String, price: ExactDecimal, time: Timestamp, previousClose: ExactDecimal? = nil,
-                currency: String? = nil, exchange: String? = nil, marketState: String? = nil) {
+                currency: String? = nil, exchange: String? = nil, marketState: String? = nil,
+                exchangeTimeZone: String? = nil) {
         self.symbol = symbol
         self.price = price
         self.time = time
@@ -20,5 +23,6 @@ public struct Quote: Sendable, Hashable {
         self.currency = currency
         self.exchange = exchange
         self.marketState = marketState
+        self.exchangeTimeZone = exchangeTimeZone
     }
 }

@@ -6,8 +6,10 @@ import PriceWatchSinks
 /// configured `type` to an adapter.
 public enum AdapterFactory {
     /// One provider per `[providers.NAME]`, or the diagnostics of what could not be built
-    /// (a replay file with malformed rows, say).
-    public static func providers(for configuration: Configuration) -> (providers: [String: any QuoteProvider], diagnostics: [Diagnostic]) {
+    /// (a replay file with malformed rows, say). Real services reach the network through
+    /// `transport`; `now` is the wall clock of providers whose answers carry no time.
+    public static func providers(for configuration: Configuration, transport: any HTTPTransport,
+                                 now: @escaping WallClock = SystemWallClock.now) -> (providers: [String: any QuoteProvider], diagnostics: [Diagnostic]) {
         var providers: [String: any QuoteProvider] = [:]
         var diagnostics: [Diagnostic] = []
         for settings in configuration.providers {
@@ -20,6 +22,21 @@ public enum AdapterFactory {
                 let (series, problems) = PriceSeriesFile.read(path: file)
                 diagnostics += problems
                 if let series { providers[settings.name] = ReplayProvider(name: settings.name, series: series) }
+            case "yahoo":
+                providers[settings.name] = YahooProvider(name: settings.name, transport: transport, baseURL: settings.baseURL,
+                                                         sessionURL: settings.options.string("session_url"),
+                                                         userAgent: settings.options.string("user_agent"), now: now)
+            case "finnhub":
+                guard let key = settings.apiKey else {
+                    diagnostics.append(.error("providers.\(settings.name): 'api_key' is required for a finnhub provider", path: configuration.mainFile))
+                    continue
+                }
+                providers[settings.name] = FinnhubProvider(name: settings.name, transport: transport, apiKey: key.value,
+                                                           baseURL: settings.baseURL)
+            case "coinbase":
+                providers[settings.name] = CoinbaseProvider(name: settings.name, transport: transport, baseURL: settings.baseURL, now: now)
+            case "binance":
+                providers[settings.name] = BinanceProvider(name: settings.name, transport: transport, baseURL: settings.baseURL)
             default:
                 diagnostics.append(.error("providers.\(settings.name): provider type '\(settings.type)' is not supported by this build", path: configuration.mainFile))
             }

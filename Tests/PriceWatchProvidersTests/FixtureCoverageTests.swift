@@ -1,0 +1,19 @@
+import Testing
+
+/// Every recorded payload of every supported service is decoded by some test: a new fixture
+/// file without a test fails here.
+@Suite struct FixtureCoverageTests {
+    static let covered: [String: Set<String>] = [
+        "yahoo": YahooDecoderTests.fixtures,
+        "finnhub": FinnhubDecoderTests.fixtures,
+        "coinbase": CoinbaseDecoderTests.fixtures,
+        "binance": BinanceDecoderTests.fixtures,
+    ]
+
+    @Test(arguments: ["yahoo", "finnhub", "coinbase", "binance"])
+    func everyFixtureIsDecodedByATest(service: String) throws {
+        let files = try ProviderFixtures.files(service)
+        #expect(!files.isEmpty)
+        #expect(files == Self.covered[service], "untested: \(files.subtracting(Self.covered[service] ?? []).sorted())")
+    }
+}

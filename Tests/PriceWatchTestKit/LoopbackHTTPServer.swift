@@ -1,0 +1,94 @@
+import Synchronization
+
+/// A real HTTP/1.1 server on `127.0.0.1`, port 0, for tests that drive the real libcurl
+/// transport: scripted answers, every request recorded, and the faults real services show.
+///
+/// It runs on its own threads (an accept thread and one thread per connection, POSIX sockets),
+/// so handlers are plain synchronous closures and may block (``LoopbackGate``). It speaks
+/// keep-alive, `Expect: 100-continue`, and `Content-Length` or chunked request bodies.
+///
+/// ```swift
+/// let server = try LoopbackHTTPServer()
+/// defer { server.stop() }
+/// server.route("GET", "/v7/finance/quote") { request in
+///     guard request.queryValue("symbols") == "AAPL" else { return .status(400) }
+///     return .json(#"{"quoteResponse":{"result":[]}}"#)
+/// }
+/// server.route("GET", "/limited", sequence: [
+///     .status(429, headers: [HTTPHeader("Retry-After", "2")]),   // first request
+///     .json("{}"),                                                // second and later
+/// ])
+/// server.route("GET", "/cut") { _ in .truncated("0123456789", afterBytes: 3) }
+/// server.route("GET", "/gone") { _ in .closeWithoutAnswer }
+/// server.route("GET", "/never") { _ in .hang }                    // answers when stopped
+/// let gate = LoopbackGate()
+/// server.route("GET", "/slow") { _ in .text("late").after(gate) } // answers when gate.open()
+///
+/// let response = try await transport.send(HTTPRequest(url: server.baseURL + "/v7/finance/quote?symbols=AAPL"))
+/// #expect(server.requests.map(\.path) == ["/v7/finance/quote"])
+/// ```
+///
+/// Unrouted requests go to the handler given to `init(handler:)`, or get a 404. Connection
+/// refused: ``stop()`` a server and use its ``baseURL`` (the port is closed when `stop` returns).
+/// Waiting is by event: ``waitForRequests(count:)`` returns once that many requests arrived.
+public final class LoopbackHTTPServer: Sendable {
+    public typealias Handler = @Sendable (RecordedRequest) -> LoopbackResponse
+
+    private let core: LoopbackServerCore
+
+    /// Starts listening on `127.0.0.1` on a free port; `handler` answers unrouted requests.
+    public init(handler: Handler? = nil) throws {
+        core = try LoopbackServerCore(fallback: handler)
+    }
+
+    deinit { core.stop() }
+
+    /// The port the server listens on.
+    public var port: UInt16 { core.port }
+
+    /// `http://127.0.0.1:<port>`, without a trailing slash.
+    public var baseURL: String { "http://127.0.0.1:\(core.port)" }
+
+    /// Answers `method` (`"GET"`, `"POST"`, ...) on exactly `path` (no query) with `handler`,
+    /// replacing an earlier route for the same pair.
+    public func route(_ method: String, _ path: String, _ handler: @escaping Handler) {
+        core.route(method, path, handler)
+    }
+
+    /// Answers `method` on `path` with `sequence` in order, repeating the last one forever.
+    public func route(_ method: String, _ path: String, sequence: [LoopbackResponse]) {
+        let next = Mutex(0)
+        core.route(method, path) { _ in
+            let index = next.withLock { index in
+                defer { index += 1 }
+                return index
+            }
+            guard let last = sequence.last else { return .status(404) }
+            return index < sequence.count ? sequence[index] : last
+        }
+    }
+
+    /// Replaces the handler of unrouted requests.
+    public func setFallback(_ handler: @escaping Handler) {
+        core.setFallback(handler)
+    }
+
+    /// Every request received so far, in arrival order (recorded before the handler runs).
+    public var requests: [RecordedRequest] { core.requests }
+
+    /// The requests received so far on `path`.
+    public func requests(path: String) -> [RecordedRequest] { core.requests.filter { $0.path == path } }
+
+    /// Suspends until at least `count` requests have arrived (or the server stopped) and
+    /// returns all of them.
+    @discardableResult
+    public func waitForRequests(count: Int) async -> [RecordedRequest] {
+        await core.waitForRequests(count: count)
+    }
+
+    /// Stops accepting (connections to ``port`` are refused once this returns), closes every
+    /// connection, releases held (`.hang`, gated) answers and wakes every waiter. Idempotent.
+    public func stop() {
+        core.stop()
+    }
+}
