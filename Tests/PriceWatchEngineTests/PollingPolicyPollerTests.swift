@@ -287,10 +287,9 @@ import Testing
         let wall = ManualWallClock()
         let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), evaluator: evaluator, clock: clock,
                                     wallClock: wall.function, logger: log.logger, settings: Self.settings(staleAfter: .seconds(900)))
-        for minute in 0..<6 {
+        for _ in 0..<6 {
             await poller.pollOnce()
             clock.advance(by: .seconds(60))
-            _ = minute
         }
         let warnings = log.lines(atLeast: .warning).map(\.message)
         #expect(warnings == ["provider has failed 3 polls in a row: HTTP 403 from 127.0.0.1"])
