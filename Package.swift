@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // HMAC-SHA256 for Standard Webhooks signatures (webhook sink) only.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // The pure domain: exact decimals, quotes, rules, the per-rule state machine, alerts,
@@ -52,7 +54,10 @@ let package = Package(
         // Quote providers, one file per service; they reach the network only through `HTTPTransport`.
         .target(name: "PriceWatchProviders", dependencies: ["PriceWatchCore"]),
         // Notification sinks, one file per kind; they reach the network only through the core's ports.
-        .target(name: "PriceWatchSinks", dependencies: ["PriceWatchCore"]),
+        .target(
+            name: "PriceWatchSinks",
+            dependencies: ["PriceWatchCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // The long-running services: pollers, the engine actor, the dispatcher, the reloader.
         .target(
             name: "PriceWatchEngine",
@@ -77,6 +82,7 @@ let package = Package(
                 "PriceWatchConfig",
                 "PriceWatchEngine",
                 "PriceWatchProviders",
+                "PriceWatchSystemd",
                 "PriceWatchCurl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -106,14 +112,23 @@ let package = Package(
         .testTarget(
             name: "PriceWatchEngineTests",
             dependencies: ["PriceWatchEngine", "PriceWatchCore", "PriceWatchStore", "PriceWatchProviders",
-                           "PriceWatchSinks", "PriceWatchCurl", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
+                           "PriceWatchSinks", "PriceWatchCurl", "PriceWatchSystemd", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit", "PriceWatchCore"]),
+        .testTarget(
+            name: "PriceWatchSystemdTests",
+            dependencies: ["PriceWatchSystemd", "PriceWatchCore", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "PriceWatchProvidersTests",
             dependencies: ["PriceWatchProviders", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit"]
         ),
         .testTarget(name: "PriceWatchCurlTests", dependencies: ["PriceWatchCurl", "PriceWatchCore", "PriceWatchTestKit"]),
+        // Sinks against real receivers on loopback, and the shared sink conformance suite.
+        .testTarget(
+            name: "PriceWatchSinksTests",
+            dependencies: ["PriceWatchSinks", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

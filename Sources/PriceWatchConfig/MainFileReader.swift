@@ -217,6 +217,13 @@ struct MainFileReader {
                 }
             case .secret:
                 if let secret = secrets.resolve(field.key, in: reader) { result[field.key] = .secret(secret) }
+            case .standardWebhooksSecret:
+                guard let secret = secrets.resolve(field.key, in: reader) else { break }
+                if let problem = StandardWebhooksSecret.problem(with: secret) {
+                    reader.error(problem, key: field.key)
+                } else {
+                    result[field.key] = .secret(secret)
+                }
             case .urlWithSchemes(let schemes):
                 guard let text = reader.nonEmptyString(field.key, expected: "a URL") else { break }
                 let lowercased = text.lowercased()

@@ -16,12 +16,14 @@ enum ProviderTypes {
             .init("user_agent", .string, "the User-Agent sent to Yahoo (default: a browser's; Yahoo refuses others)"),
         ]),
         TableSchema(type: "finnhub", summary: "Finnhub: US equities; needs api_key", fields: []),
+        TableSchema(type: "twelvedata", summary: "Twelve Data: equities, ETFs, currencies, crypto; needs api_key", fields: []),
         TableSchema(type: "coinbase", summary: "Coinbase spot prices, keyless: pairs such as BTC-USD", fields: []),
         TableSchema(type: "binance", summary: "Binance 24-hour tickers, keyless: symbols such as BTCUSDT", fields: []),
+        TableSchema(type: "kraken", summary: "Kraken tickers, keyless: pairs such as XBTUSD", fields: []),
     ]
 
     /// Types that cannot work without `api_key`: its absence is a configuration error.
-    static let requiringAPIKey: Set<String> = ["finnhub"]
+    static let requiringAPIKey: Set<String> = ["finnhub", "twelvedata"]
 
     static func schema(for type: String) -> TableSchema? { all.first { $0.type == type } }
 

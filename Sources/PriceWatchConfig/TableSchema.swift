@@ -32,6 +32,9 @@ struct TableSchema: Sendable {
         case existingFile
         /// A secret: `{ file = "PATH" }`, `{ credential = "NAME" }` or `{ env = "VAR" }`.
         case secret
+        /// A secret (as `secret`) whose value is a Standard Webhooks signing secret:
+        /// `whsec_` followed by base64.
+        case standardWebhooksSecret
     }
 
     /// One key of the table.

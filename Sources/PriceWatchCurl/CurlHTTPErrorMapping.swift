@@ -28,7 +28,7 @@ enum CurlHTTPErrorMapping {
             return Failure(kind: .connectionFailed, reason: "could not resolve the proxy")
         case CURLE_COULDNT_CONNECT:
             let reason = osErrno == Int(ECONNREFUSED) ? "connection refused"
-                : osErrno != 0 ? "could not connect (\(String(cString: strerror(Int32(osErrno)))))" : "could not connect"
+                : osErrno != 0 ? "could not connect (\(lowercaseFirst(String(cString: strerror(Int32(osErrno))))))" : "could not connect"
             return Failure(kind: .connectionFailed, reason: reason)
         case CURLE_PARTIAL_FILE:
             return Failure(kind: .connectionFailed, reason: "the server closed the connection before the whole body arrived")
@@ -60,6 +60,10 @@ enum CurlHTTPErrorMapping {
     private static func lowercased(_ code: CURLcode) -> String {
         var text = String(cString: curl_easy_strerror(code))
         if text.hasSuffix(".") { text.removeLast() }
+        return lowercaseFirst(text)
+    }
+
+    private static func lowercaseFirst(_ text: String) -> String {
         guard let first = text.first else { return text }
         return first.lowercased() + text.dropFirst()
     }

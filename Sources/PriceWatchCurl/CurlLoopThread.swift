@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 
 /// Starts the dedicated (non-cooperative) thread that runs a ``CurlMultiDriver``'s loop.

@@ -4,6 +4,7 @@ import PriceWatchConfig
 import PriceWatchCore
 import PriceWatchCurl
 import PriceWatchStore
+import PriceWatchSystemd
 import ServiceLifecycle
 import UnixSignals
 
@@ -13,17 +14,33 @@ public enum Daemon {
     /// Exit status when the configuration is invalid at start (`RestartPreventExitStatus=78`).
     public static let configurationErrorStatus: Int32 = 78
 
+    /// How many pending deliveries the service status counts at most.
+    static let pendingDeliveriesCounted = 10_000
+
     /// Runs the daemon; returns the process exit status.
+    ///
+    /// - Parameter observer: told of the daemon's lifecycle; `nil`: systemd's
+    ///   (``SystemdObserver``: `sd_notify` and the watchdog, which do nothing when the process
+    ///   was not started by systemd).
     public static func run(configPath: String, environment: [String: String], logger: Logger,
-                           observer: any DaemonObserver = SilentDaemonObserver()) async -> Int32 {
+                           observer: (any DaemonObserver)? = nil) async -> Int32 {
         // One libcurl transport for every provider, for the daemon's whole life.
         let transport = CurlHTTPTransport()
+        let notifier = ServiceNotifier()
+        let watchdogPeriod = SystemdEnvironment.watchdogPingPeriod()
+        // systemd's watchdog runs from the start: each finished start-up step is progress.
+        let startupProgress = { if watchdogPeriod != nil { notifier.watchdog() } }
+        notifier.status("loading the configuration")
+        defer { notifier.flush() }
         let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil, transport: transport)
         report(diagnostics)
         guard let setup = loaded else {
-            logger.critical("invalid configuration in \(configPath); not starting")
+            logger.critical("invalid configuration in \(configPath); not starting",
+                            metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationRejected.metadataValue])
+            notifier.status("invalid configuration in \(configPath); not starting")
             return configurationErrorStatus
         }
+        startupProgress()
         let store: SQLiteAlertStore
         do {
             store = try SQLiteAlertStore.open(path: setup.configuration.statePath)
@@ -45,6 +62,12 @@ public enum Daemon {
         let sinkRegistry = SinkRegistry(setup.sinks)
         let dispatcher = DeliveryDispatcher(store: store, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
                                             wallClock: wallClock, logger: logger)
+        startupProgress()
+        let observer = observer ?? SystemdObserver(
+            notifier: notifier, watchdogPeriod: watchdogPeriod, logger: logger,
+            pendingDeliveries: {
+                try? await store.pendingDeliveries(dueBy: Timestamp(milliseconds: .max), limit: pendingDeliveriesCounted).count
+            })
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloadRequests = AsyncStream<Void> { continuation in
             let task = Task {
@@ -62,6 +85,8 @@ public enum Daemon {
             })
         let group = ServiceGroup(configuration: .init(
             services: [
+                // First, so it stops last: the watchdog pings while the others drain.
+                .init(service: ObserverService(observer: observer), successTerminationBehavior: .ignore),
                 .init(service: DispatchService(dispatcher: dispatcher)),
                 .init(service: polling),
             ],
@@ -96,7 +121,7 @@ public enum Daemon {
                 providers[settings.name] = previous.providers[settings.name]
             }
         }
-        let (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration)
+        let (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration, transport: transport)
         let all = diagnostics + providerDiagnostics + sinkDiagnostics
         guard !all.containsErrors else { return (nil, all) }
         return (PollingService.Setup(configuration: configuration, providers: providers, sinks: sinks), all)

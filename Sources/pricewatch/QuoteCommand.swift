@@ -23,7 +23,7 @@ struct QuoteCommand: AsyncParsableCommand {
     var format: OutputFormat = .text
 
     @Argument(help: ArgumentHelp("Symbols as the provider writes them (AAPL, BTC-USD, BTCUSDT).", valueName: "symbol"))
-    var symbols: [String] = []
+    var symbols: [String]
 
     func validate() throws {
         if symbols.isEmpty { throw ValidationError("Missing expected argument '<symbol> ...'") }

@@ -21,7 +21,7 @@ struct SearchCommand: AsyncParsableCommand {
     var format: OutputFormat = .text
 
     @Argument(help: ArgumentHelp("A ticker or a company name.", valueName: "query"))
-    var query: [String] = []
+    var query: [String]
 
     func validate() throws {
         if query.joined().allSatisfy(\.isWhitespace) { throw ValidationError("Missing expected argument '<query>'") }

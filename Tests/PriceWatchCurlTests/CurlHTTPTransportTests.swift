@@ -76,6 +76,7 @@ struct CurlHTTPTransportTests {
         #expect(response.status == 200)
         #expect(response.text == "done")
         #expect(response.header("X-Final") == "yes")
+        #expect(response.header("X-Interim") == nil, "headers of the 100 Continue must not leak into the final response")
         #expect(server.requests.first?.header("Expect") == "100-continue")
     }
 
@@ -113,7 +114,9 @@ struct CurlHTTPTransportTests {
     }
 
     @Test func redirectsAreFollowedOnlyWhenAsked() async throws {
-        server.route("GET", "/old") { _ in .status(302, headers: [HTTPHeader("Location", "/new"), HTTPHeader("X-Hop", "1")]) }
+        server.route("GET", "/old") { _ in
+            .status(302, headers: [HTTPHeader("Location", "/new"), HTTPHeader("X-Hop", "1")], body: "see /new")
+        }
         server.route("GET", "/new") { _ in .text("moved here") }
 
         let kept = try await transport.send(HTTPRequest(url: server.baseURL + "/old"))
@@ -121,6 +124,7 @@ struct CurlHTTPTransportTests {
 
         #expect(kept.status == 302)
         #expect(kept.header("Location") == "/new")
+        #expect(kept.text == "see /new")
         #expect(followed.status == 200)
         #expect(followed.text == "moved here")
         #expect(followed.header("X-Hop") == nil, "headers of the redirect must not leak into the final response")

@@ -1,5 +1,6 @@
 import Logging
 import PriceWatchCore
+import PriceWatchSystemd
 import PriceWatchTestKit
 import Synchronization
 
@@ -70,6 +71,8 @@ final class CapturingLogHandler: LogHandler, Sendable {
         var message: String
         var provider: String?
         var symbol: String?
+        /// The operator event (journal `MESSAGE_ID`) the line is marked with.
+        var event: String?
     }
 
     private let storage = Mutex<[Line]>([])
@@ -94,7 +97,8 @@ final class CapturingLogHandler: LogHandler, Sendable {
 
     func log(event: LogEvent) {
         let entry = Line(level: event.level, message: "\(event.message)", provider: event.metadata?["provider"].map { "\($0)" },
-                         symbol: event.metadata?["symbol"].map { "\($0)" })
+                         symbol: event.metadata?["symbol"].map { "\($0)" },
+                         event: event.metadata?[OperatorEvent.metadataKey].map { "\($0)" })
         storage.withLock { $0.append(entry) }
     }
 

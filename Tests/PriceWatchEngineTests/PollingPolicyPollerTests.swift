@@ -293,6 +293,7 @@ import Testing
         }
         let warnings = log.lines(atLeast: .warning).map(\.message)
         #expect(warnings == ["provider has failed 3 polls in a row: HTTP 403 from 127.0.0.1"])
+        #expect(log.lines(atLeast: .warning).map(\.event) == ["provider-failing"], "the journal's MESSAGE_ID for it")
         let info = log.lines.filter { $0.level == .info }.map(\.message)
         #expect(info == ["fetch failed after 1 attempt(s): HTTP 403 from 127.0.0.1; 1 symbol(s) wait for the next poll",
                          "provider answers again", "provider recovered after 5 failed poll(s)"])

@@ -8,9 +8,11 @@ import Testing
         "finnhub": FinnhubDecoderTests.fixtures,
         "coinbase": CoinbaseDecoderTests.fixtures,
         "binance": BinanceDecoderTests.fixtures,
+        "twelvedata": TwelveDataDecoderTests.fixtures,
+        "kraken": KrakenDecoderTests.fixtures,
     ]
 
-    @Test(arguments: ["yahoo", "finnhub", "coinbase", "binance"])
+    @Test(arguments: ["yahoo", "finnhub", "coinbase", "binance", "twelvedata", "kraken"])
     func everyFixtureIsDecodedByATest(service: String) throws {
         let files = try ProviderFixtures.files(service)
         #expect(!files.isEmpty)

@@ -5,6 +5,8 @@ import Foundation
 ///
 /// Attach it to a response with ``LoopbackResponse/after(_:)``; the connection thread waits
 /// before answering until ``open()`` (or until the server stops). Once open it stays open.
+/// Prefer `.after(gate)` to calling ``wait()`` inside a handler: only the former is released
+/// by ``LoopbackHTTPServer/stop()`` if the test never opens the gate.
 ///
 /// ```swift
 /// let gate = LoopbackGate()

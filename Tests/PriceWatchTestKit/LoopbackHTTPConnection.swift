@@ -102,6 +102,9 @@ final class LoopbackHTTPConnection {
 
     /// The next request, or nil when the peer closed, the request was malformed or the server stops.
     private func readRequest() -> RecordedRequest? {
+        if buffer.isEmpty && !receive() { return nil }
+        // Not HTTP (a TLS ClientHello, say): hang up rather than wait for a head that never comes.
+        guard let first = buffer.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else { return nil }
         guard let headEnd = readUntil(Array("\r\n\r\n".utf8), limit: Self.maximumHeadBytes) else { return nil }
         let headText = String(decoding: buffer[..<headEnd], as: UTF8.self)
         buffer.removeSubrange(..<(headEnd + 4))
@@ -117,7 +120,8 @@ final class LoopbackHTTPConnection {
         func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name }?.value }
 
         if header("expect")?.lowercased() == "100-continue" {
-            guard send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return nil }
+            // The interim header lets tests check that clients keep only the final response's headers.
+            guard send(Array("HTTP/1.1 100 Continue\r\nX-Interim: 100-continue\r\n\r\n".utf8)) else { return nil }
         }
         var body: [UInt8] = []
         if header("transfer-encoding")?.lowercased().contains("chunked") == true {

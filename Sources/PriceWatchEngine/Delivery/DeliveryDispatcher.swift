@@ -1,5 +1,6 @@
 import Logging
 import PriceWatchCore
+import PriceWatchSystemd
 
 /// Delivers the outbox: picks due deliveries from the store, hands each to its sink, and
 /// records the outcome (delivered, retry later, dead letter).
@@ -135,7 +136,8 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         case .retry(let at, let error):
             logger.warning("delivery failed, retrying at \(at): \(error)", metadata: metadata)
         case .dead(let error):
-            logger.error("delivery dead-lettered: \(error)", metadata: metadata)
+            logger.error("delivery dead-lettered: \(error)",
+                         metadata: metadata.merging([OperatorEvent.metadataKey: OperatorEvent.deliveryDeadLettered.metadataValue]) { $1 })
         }
         do {
             try await store.recordAttempt(DeliveryOutcome(alertID: delivery.alert.id, sink: delivery.sink, at: wallClock(), result: result))

@@ -1,5 +1,6 @@
 import Logging
 import PriceWatchCore
+import PriceWatchSystemd
 
 /// The single owner of rule state in the daemon: takes each poll's quotes, runs them through
 /// the ``AlertEngine`` and writes the outcome to the store in one transaction.
@@ -104,6 +105,7 @@ public actor RuleEvaluator {
             logger.notice("alert fired: \(alert.message)", metadata: [
                 "rule": "\(alert.rule)", "symbol": "\(alert.symbol)", "provider": "\(alert.provider ?? provider)",
                 "alert_id": "\(alert.id)", "price": "\(alert.price)",
+                OperatorEvent.metadataKey: OperatorEvent.alertFired.metadataValue,
             ])
         }
         if !alerts.isEmpty { doorbell.ring() }

@@ -1,6 +1,7 @@
 import Logging
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchSystemd
 import ServiceLifecycle
 
 /// Runs one ``ProviderPoller`` per provider and reloads the configuration on request (SIGHUP).
@@ -49,10 +50,19 @@ public final class PollingService<C: Clock<Duration>>: Service {
     }
 
     public func run() async throws {
+        // STOPPING=1 as soon as shutdown begins, before the pollers and the dispatcher drain.
+        await withGracefulShutdownHandler {
+            await self.runUntilShutdown()
+        } onGracefulShutdown: { [observer] in
+            observer.stopping()
+        }
+    }
+
+    private func runUntilShutdown() async {
         await cancelWhenGracefulShutdown {
             var setup = self.initial
             var pollers = self.startPollers(setup)
-            self.observer.ready(summary: ConfigurationSummary.line(setup.configuration))
+            self.observer.ready(summary: ConfigurationSummary.line(setup.configuration), pollers: Self.schedule(setup))
             for await _ in self.reloadRequests {
                 self.observer.reloading()
                 let (next, diagnostics) = await self.loadSetup(setup)
@@ -61,27 +71,48 @@ public final class PollingService<C: Clock<Duration>>: Service {
                     if diagnostic.severity == .error { self.logger.error("\(message)") } else { self.logger.warning("\(message)") }
                 }
                 guard let next else {
-                    self.logger.error("configuration reload rejected with \(diagnostics.filter { $0.severity == .error }.count) error(s); keeping the running configuration")
-                    self.observer.ready(summary: ConfigurationSummary.line(setup.configuration))
+                    let errors = diagnostics.filter { $0.severity == .error }.count
+                    self.logger.error("configuration reload rejected with \(errors) error(s); keeping the running configuration",
+                                      metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationRejected.metadataValue])
+                    self.observer.reloadRejected(reason: "\(errors) error\(errors == 1 ? "" : "s")",
+                                                 summary: ConfigurationSummary.line(setup.configuration), pollers: Self.schedule(setup))
                     continue
                 }
                 pollers.cancel()
                 await pollers.value
+                var rejection: String?
                 do {
                     try await self.evaluator.reconfigure(next.configuration, now: self.wallClock())
                     self.sinkRegistry.replace(with: next.sinks)
                     setup = next
-                    self.logger.notice("configuration reloaded: \(ConfigurationSummary.line(next.configuration))")
+                    self.logger.notice("configuration reloaded: \(ConfigurationSummary.line(next.configuration))",
+                                       metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationReloaded.metadataValue])
                 } catch {
-                    self.logger.error("configuration reload failed while loading state: \(error); keeping the running configuration")
+                    self.logger.error("configuration reload failed while loading state: \(error); keeping the running configuration",
+                                      metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationRejected.metadataValue])
+                    rejection = "the state could not be loaded"
                 }
                 pollers = self.startPollers(setup)
-                self.observer.ready(summary: ConfigurationSummary.line(setup.configuration))
+                if let rejection {
+                    self.observer.reloadRejected(reason: rejection, summary: ConfigurationSummary.line(setup.configuration),
+                                                 pollers: Self.schedule(setup))
+                } else {
+                    self.observer.ready(summary: ConfigurationSummary.line(setup.configuration), pollers: Self.schedule(setup))
+                }
             }
             pollers.cancel()
             await pollers.value
         }
-        observer.stopping()
+    }
+
+    /// The providers that poll under `setup` (those with watched symbols), with their intervals.
+    static func schedule(_ setup: Setup) -> [String: Duration] {
+        var schedule: [String: Duration] = [:]
+        for settings in setup.configuration.providers
+        where setup.providers[settings.name] != nil && !setup.configuration.symbols(for: settings.name).isEmpty {
+            schedule[settings.name] = settings.interval.swiftDuration
+        }
+        return schedule
     }
 
     private func startPollers(_ setup: Setup) -> Task<Void, Never> {

@@ -1,5 +1,6 @@
 import Logging
 import PriceWatchCore
+import PriceWatchSystemd
 import Synchronization
 
 /// Polls one provider for its symbols at a fixed rate, on a monotonic clock, without drift,
@@ -313,7 +314,8 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
         for event in events {
             switch event {
             case .providerFailing(let polls, let reason):
-                logger.warning("provider has failed \(polls) polls in a row: \(reason)", metadata: ["provider": "\(provider.name)"])
+                logger.warning("provider has failed \(polls) polls in a row: \(reason)",
+                               metadata: ["provider": "\(provider.name)", OperatorEvent.metadataKey: OperatorEvent.providerFailing.metadataValue])
             case .providerRecovered(let polls):
                 logger.info("provider recovered after \(polls) failed poll(s)", metadata: ["provider": "\(provider.name)"])
             case .symbolStale(let symbol, let age, let reason):

@@ -1,4 +1,6 @@
+import Foundation
 import PriceWatchCore
+import PriceWatchCurl
 import PriceWatchProviders
 import PriceWatchSinks
 
@@ -33,8 +35,17 @@ public enum AdapterFactory {
                 }
                 providers[settings.name] = FinnhubProvider(name: settings.name, transport: transport, apiKey: key.value,
                                                            baseURL: settings.baseURL)
+            case "twelvedata":
+                guard let key = settings.apiKey else {
+                    diagnostics.append(.error("providers.\(settings.name): 'api_key' is required for a twelvedata provider", path: configuration.mainFile))
+                    continue
+                }
+                providers[settings.name] = TwelveDataProvider(name: settings.name, transport: transport, apiKey: key.value,
+                                                              baseURL: settings.baseURL)
             case "coinbase":
                 providers[settings.name] = CoinbaseProvider(name: settings.name, transport: transport, baseURL: settings.baseURL, now: now)
+            case "kraken":
+                providers[settings.name] = KrakenProvider(name: settings.name, transport: transport, baseURL: settings.baseURL, now: now)
             case "binance":
                 providers[settings.name] = BinanceProvider(name: settings.name, transport: transport, baseURL: settings.baseURL)
             default:
@@ -44,18 +55,49 @@ public enum AdapterFactory {
         return (providers, diagnostics)
     }
 
-    /// One sink per `[sinks.NAME]`.
-    public static func sinks(for configuration: Configuration) -> (sinks: [String: any NotificationSink], diagnostics: [Diagnostic]) {
+    /// One sink per `[sinks.NAME]`. Webhook sinks send through `transport` and sign with the
+    /// time of `wallClock`.
+    public static func sinks(for configuration: Configuration, transport: any HTTPTransport = AdapterFactory.sinkTransport,
+                             wallClock: @escaping @Sendable () -> Timestamp = AdapterFactory.systemWallClock)
+        -> (sinks: [String: any NotificationSink], diagnostics: [Diagnostic]) {
         var sinks: [String: any NotificationSink] = [:]
         var diagnostics: [Diagnostic] = []
         for settings in configuration.sinks {
             switch settings.type {
             case "stdout":
                 sinks[settings.name] = StdoutSink(name: settings.name, format: settings.format == "json" ? .json : .text)
+            case "webhook":
+                do {
+                    sinks[settings.name] = try webhookSink(settings, transport: transport, wallClock: wallClock)
+                } catch {
+                    diagnostics.append(.error("sinks.\(settings.name): \(error)", path: configuration.mainFile))
+                }
             default:
                 diagnostics.append(.error("sinks.\(settings.name): sink type '\(settings.type)' is not supported by this build", path: configuration.mainFile))
             }
         }
         return (sinks, diagnostics)
+    }
+
+    /// A `[sinks.NAME]` table of type `webhook` (keys: `SinkTypes`' webhook row).
+    static func webhookSink(_ settings: SinkConfiguration, transport: any HTTPTransport,
+                            wallClock: @escaping @Sendable () -> Timestamp) throws(WebhookConfigurationError) -> WebhookSink {
+        let options = settings.options
+        var webhook = WebhookSink.Settings(url: options.string("url") ?? "")
+        webhook.format = options.string("format").flatMap(WebhookFormat.init(rawValue:)) ?? .json
+        webhook.headers = (options.stringTable("headers") ?? []).map { HTTPHeader($0.key, $0.value) }
+        if let timeout = options.duration("timeout") { webhook.timeout = .seconds(timeout.seconds) }
+        webhook.secret = options.secret("secret")?.value
+        return try WebhookSink(name: settings.name, settings: webhook, transport: transport, wallClock: wallClock)
+    }
+
+    /// The libcurl transport webhook sinks send through: one transfer thread for every sink,
+    /// across reloads.
+    public static let sinkTransport: any HTTPTransport = CurlHTTPTransport()
+
+    /// The system's wall clock, in milliseconds.
+    @Sendable
+    public static func systemWallClock() -> Timestamp {
+        Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }
 }

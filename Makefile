@@ -1,0 +1,89 @@
+# pricewatch: build and install as a systemd service.
+#
+#   make install                  release build; binary, unit, example configuration
+#   make install PREFIX=/usr      binary in /usr/bin (the unit's ExecStart follows)
+#   make install DESTDIR=/tmp/x   stage into a directory (packaging, tests)
+#   make uninstall                remove the binary and the unit; keep configuration and state
+#
+# An existing configuration is never changed: with /etc/pricewatch/pricewatch.toml present, the
+# example files are skipped (and listed). BINARY=path installs an already built binary instead
+# of building one.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+SYSCONFDIR ?= /etc
+CONFDIR ?= $(SYSCONFDIR)/pricewatch
+UNITDIR ?= $(SYSCONFDIR)/systemd/system
+SWIFT ?= swift
+# The toolchain where scripts/setup expects it, also under sudo (whose PATH lacks it).
+export PATH := $(PATH):/opt/swift/usr/bin
+INSTALL ?= install
+
+# The unit in the repository names the default location; installing rewrites it.
+UNIT_BINARY := /usr/local/bin/pricewatch
+CREDENTIALS := smtp-password webhook-secret
+
+.PHONY: all build install install-binary install-unit install-config uninstall
+
+all: build
+
+build:
+	$(SWIFT) build -c release --product pricewatch
+
+install: install-binary install-unit install-config
+	@echo "installed. Next: edit $(CONFDIR)/pricewatch.toml, run 'pricewatch check', then"
+	@echo "  systemctl daemon-reload && systemctl enable --now pricewatch"
+
+ifeq ($(BINARY),)
+install-binary: build
+	$(INSTALL) -d "$(DESTDIR)$(BINDIR)"
+	$(INSTALL) -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/pricewatch" "$(DESTDIR)$(BINDIR)/pricewatch"
+else
+install-binary:
+	$(INSTALL) -d "$(DESTDIR)$(BINDIR)"
+	$(INSTALL) -m 0755 "$(BINARY)" "$(DESTDIR)$(BINDIR)/pricewatch"
+endif
+
+install-unit:
+	$(INSTALL) -d "$(DESTDIR)$(UNITDIR)"
+	sed -e 's|$(UNIT_BINARY)|$(BINDIR)/pricewatch|g' -e 's|/etc/pricewatch|$(CONFDIR)|g' \
+		systemd/pricewatch.service > "$(DESTDIR)$(UNITDIR)/pricewatch.service.tmp"
+	chmod 0644 "$(DESTDIR)$(UNITDIR)/pricewatch.service.tmp"
+	mv -f "$(DESTDIR)$(UNITDIR)/pricewatch.service.tmp" "$(DESTDIR)$(UNITDIR)/pricewatch.service"
+
+# The example configuration goes in only where there is none yet (no pricewatch.toml): an
+# existing configuration is never changed, not even by adding example rule files to its
+# rules.d, which would start watching them. Without one, files already there are kept. The
+# credential files are created empty (mode 0600) when missing, because LoadCredential= fails
+# the unit for a missing file; fill in the ones your configuration names.
+install-config:
+	@set -e; existing=no; \
+	if [ -e "$(DESTDIR)$(CONFDIR)/pricewatch.toml" ]; then existing=yes; fi; \
+	cd etc/pricewatch; \
+	find . -type f | LC_ALL=C sort | while read -r file; do \
+		target="$(DESTDIR)$(CONFDIR)/$${file#./}"; \
+		if [ -e "$$target" ]; then \
+			echo "kept existing $(CONFDIR)/$${file#./}"; \
+		elif [ "$$existing" = yes ]; then \
+			echo "skipped example $(CONFDIR)/$${file#./} (the existing configuration stays as it is)"; \
+		else \
+			$(INSTALL) -D -m 0644 "$$file" "$$target"; \
+			echo "installed $(CONFDIR)/$${file#./}"; \
+		fi; \
+	done
+	@set -e; $(INSTALL) -d -m 0700 "$(DESTDIR)$(CONFDIR)/credentials"; \
+	for name in $(CREDENTIALS); do \
+		target="$(DESTDIR)$(CONFDIR)/credentials/$$name"; \
+		if [ -e "$$target" ]; then \
+			echo "kept existing $(CONFDIR)/credentials/$$name"; \
+		else \
+			$(INSTALL) -m 0600 /dev/null "$$target"; \
+			echo "created empty $(CONFDIR)/credentials/$$name (fill it in if the configuration names it)"; \
+		fi; \
+	done
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/pricewatch" "$(DESTDIR)$(UNITDIR)/pricewatch.service"
+	@echo "removed $(BINDIR)/pricewatch and $(UNITDIR)/pricewatch.service"
+	@echo "kept the configuration in $(CONFDIR) and the state in /var/lib/pricewatch; remove them by hand if you want them gone"

@@ -1,0 +1,16 @@
+import ServiceLifecycle
+
+/// Runs a ``DaemonObserver``'s periodic work (watchdog pings, status updates) as a service of
+/// the daemon's group, until the group shuts it down.
+///
+/// The daemon lists it first, so it is shut down last: the watchdog keeps pinging while the
+/// pollers stop and the dispatcher drains.
+struct ObserverService: Service {
+    let observer: any DaemonObserver
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await observer.run()
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import PriceWatchCore
+
+/// The shape of the webhook sink's request (`format` in `[sinks.NAME]`): pricewatch's own
+/// versioned JSON payload, or the format of a chat or push service.
+public enum WebhookFormat: String, Sendable, CaseIterable {
+    /// ``WebhookPayload``: `{"version":1,"type":"alert.fired",…}` (the default).
+    case json
+    /// ``SlackPayload``: a Slack incoming webhook's `{"text":…}`.
+    case slack
+    /// ``DiscordPayload``: a Discord webhook's `{"content":…}`.
+    case discord
+    /// ``NtfyPayload``: an ntfy topic URL, the message as the body, `Title`/`Tags`/`Priority`.
+    case ntfy
+
+    /// The body and headers this format sends for `alert`.
+    public func content(for alert: Alert) -> WebhookContent {
+        switch self {
+        case .json: WebhookPayload.content(for: alert)
+        case .slack: SlackPayload.content(for: alert)
+        case .discord: DiscordPayload.content(for: alert)
+        case .ntfy: NtfyPayload.content(for: alert)
+        }
+    }
+
+    /// The body and headers this format sends for a group of two or more alerts (oldest
+    /// first) delivered as one message; `groupID` is the group's `webhook-id`.
+    public func content(for alerts: [Alert], groupID: String) -> WebhookContent {
+        switch self {
+        case .json: .json(WebhookPayload.json(for: alerts, groupID: groupID))
+        case .slack: .json(SlackPayload.json(text: alerts.map(\.message).joined(separator: "\n")))
+        case .discord: .json(DiscordPayload.json(text: alerts.map(\.message).joined(separator: "\n")))
+        case .ntfy: NtfyPayload.content(for: alerts)
+        }
+    }
+}

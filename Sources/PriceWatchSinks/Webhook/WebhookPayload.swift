@@ -1,0 +1,59 @@
+import PriceWatchCore
+
+/// pricewatch's own webhook payload (`format = "json"`), version 1: one JSON object per
+/// alert with every field of `rules.md`'s alerts, documented in the README.
+///
+/// ```json
+/// {"version":1,"type":"alert.fired","id":"3f2a…","rule":"aapl-200","symbol":"AAPL",
+///  "condition":"above 200","direction":null,"price":226.78,"currency":"USD",
+///  "time":"2024-10-02T14:31:00Z","base":null,"change":null,"provider":"yahoo",
+///  "message":"AAPL 226.78 USD: above 200 (rule aapl-200)"}
+/// ```
+///
+/// Every key is always present, in this order; a value that is unknown is `null`. Numbers
+/// are plain decimals (`226.78`, never an exponent), exact as the engine computed them;
+/// `time` is the quote time in RFC 3339 UTC. A later incompatible change bumps `version`;
+/// new keys may be added without bumping it, so receivers should ignore keys they do not know.
+public enum WebhookPayload {
+    /// The payload version this build sends.
+    public static let version = 1
+    /// The event type of a fired alert.
+    public static let alertFired = "alert.fired"
+
+    /// The JSON text for `alert`.
+    public static func json(for alert: Alert) -> String {
+        var json = JSONWriter()
+        json.integer("version", version)
+        json.string("type", alertFired)
+        json.string("id", alert.id)
+        json.string("rule", alert.rule)
+        json.string("symbol", alert.symbol)
+        json.string("condition", alert.condition)
+        json.string("direction", alert.direction)
+        json.number("price", alert.price)
+        json.string("currency", alert.currency)
+        json.time("time", alert.time)
+        json.number("base", alert.base)
+        json.number("change", alert.change)
+        json.string("provider", alert.provider)
+        json.string("message", alert.message)
+        return json.result
+    }
+
+    /// The event type of a group of alerts delivered as one request (`group_wait`).
+    public static let alertsFired = "alerts.fired"
+
+    /// The JSON text for a group: `{"version":1,"type":"alerts.fired","id":GROUP,"count":N,
+    /// "alerts":[…]}`, each element exactly the single-alert payload, oldest first.
+    public static func json(for alerts: [Alert], groupID: String) -> String {
+        var json = JSONWriter()
+        json.integer("version", version)
+        json.string("type", alertsFired)
+        json.string("id", groupID)
+        json.integer("count", alerts.count)
+        let head = String(json.result.dropLast())   // the object so far, without its closing brace
+        return head + ",\"alerts\":[" + alerts.map(Self.json(for:)).joined(separator: ",") + "]}"
+    }
+
+    static func content(for alert: Alert) -> WebhookContent { .json(json(for: alert)) }
+}
