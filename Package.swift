@@ -92,9 +92,10 @@ let package = Package(
         .executableTarget(
             name: "pricewatch-bench",
             dependencies: [
-                // The outbox mode drives the daemon's own delivery path to a loopback receiver.
-                "PriceWatchCore", "PriceWatchEngine", "PriceWatchStore", "PriceWatchTestKit",
-                .product(name: "Logging", package: "swift-log"),
+                // The outbox mode drives the daemon's own delivery path to a loopback receiver; the
+                // poll-cycle mode, the real poller, provider and libcurl transport.
+                "PriceWatchCore", "PriceWatchCurl", "PriceWatchEngine", "PriceWatchProviders", "PriceWatchStore",
+                "PriceWatchTestKit", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/pricewatch-bench"
         ),
@@ -113,7 +114,7 @@ let package = Package(
         .testTarget(
             name: "PriceWatchEngineTests",
             dependencies: ["PriceWatchEngine", "PriceWatchCore", "PriceWatchStore", "PriceWatchProviders",
-                           "PriceWatchSinks", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
+                           "PriceWatchSinks", "PriceWatchCurl", "PriceWatchSystemd", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit", "PriceWatchCore", "PriceWatchStore"]),
         .testTarget(

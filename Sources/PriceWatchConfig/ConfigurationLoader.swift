@@ -69,7 +69,8 @@ public enum ConfigurationLoader {
                 configuration = Configuration(mainFile: mainFile, statePath: settings.statePath,
                                               interval: settings.interval, retention: retention,
                                               providers: settings.providers, sinks: settings.sinks, rules: rules,
-                                              defaultProvider: settings.defaultProvider)
+                                              defaultProvider: settings.defaultProvider,
+                                              staleAfter: settings.staleAfter, failureWarningAfter: settings.failureWarningAfter)
             }
         }
         let diagnostics = (main.diagnostics + (ruleSet?.diagnostics ?? [])).sortedByLocation()

@@ -9,7 +9,8 @@ struct MainFileReader {
     let environment: [String: String]
 
     /// The keys of the main file's root table.
-    static let keys = ["rules", "state", "interval", "retention", "provider", "notify", "providers", "sinks"]
+    static let keys = ["rules", "state", "interval", "retention", "stale_after", "failure_warning_after",
+                       "provider", "notify", "providers", "sinks"]
 
     private var secrets: SecretResolver { SecretResolver(baseDirectory: baseDirectory, environment: environment) }
 
@@ -30,6 +31,8 @@ struct MainFileReader {
         if let interval = reader.duration("interval") { settings.interval = interval }
         settings.retentionWritten = reader.has("retention")
         if let retention = reader.duration("retention") { settings.retention = retention }
+        if let staleAfter = reader.duration("stale_after") { settings.staleAfter = staleAfter }
+        if let failures = reader.positiveInteger("failure_warning_after") { settings.failureWarningAfter = failures }
 
         readProviders(reader, into: &settings)
         readSinks(reader, into: &settings)
@@ -101,6 +104,7 @@ struct MainFileReader {
         let interval = reader.duration("interval")
         let apiKey = secrets.resolve("api_key", in: reader)
         let fallback = reader.nameList("fallback", kind: "provider", allowingEmpty: true)
+        let requestsPerMinute = positiveDecimal("requests_per_minute", reader)
         guard let schema else { return (nil, fallback) }
         if ProviderTypes.requiringAPIKey.contains(schema.type), !reader.has("api_key") {
             reader.tableError("missing required key 'api_key' for type '\(schema.type)' (the service's API key, as a secret)")
@@ -108,8 +112,19 @@ struct MainFileReader {
         let fields = decode(schema, reader)
         let provider = ProviderConfiguration(name: name, type: schema.type, baseURL: baseURL,
                                              interval: interval ?? defaultInterval, apiKey: apiKey,
-                                             fallback: fallback ?? [], file: fields.path("file"), options: fields)
+                                             fallback: fallback ?? [], file: fields.path("file"), options: fields,
+                                             requestsPerMinute: requestsPerMinute.map { Double($0.scaled) / Double(ExactDecimal.unit) })
         return (provider, fallback)
+    }
+
+    /// A number greater than zero.
+    private func positiveDecimal(_ key: String, _ reader: TableReader) -> ExactDecimal? {
+        guard let decimal = reader.decimal(key) else { return nil }
+        guard decimal > .zero else {
+            reader.error("expected a number greater than 0, found \(decimal)", key: key)
+            return nil
+        }
+        return decimal
     }
 
     // MARK: - Sinks

@@ -18,6 +18,8 @@ struct MainSettings {
     var interval = defaultInterval
     var retention = defaultRetention
     var retentionWritten = false
+    var staleAfter = Configuration.defaultStaleAfter
+    var failureWarningAfter = Configuration.defaultFailureWarningAfter
     /// The providers and sinks whose tables are valid, in file order.
     var providers: [ProviderConfiguration] = []
     var sinks: [SinkConfiguration] = []

@@ -1,9 +1,10 @@
 /// The provider types the configuration accepts, and the keys of a `[providers.NAME]` table.
 enum ProviderTypes {
     /// Keys every provider accepts, whatever its type: `type`, `base_url` (a mirror, a proxy
-    /// or a test server), `interval` (a duration), `api_key` (a secret) and `fallback` (names
-    /// of providers to use while this one fails).
-    static let commonKeys = ["type", "base_url", "interval", "api_key", "fallback"]
+    /// or a test server), `interval` (a duration), `api_key` (a secret), `fallback` (names
+    /// of providers to use while this one fails) and `requests_per_minute` (a rate limit
+    /// overriding the service's documented one).
+    static let commonKeys = ["type", "base_url", "interval", "api_key", "fallback", "requests_per_minute"]
 
     /// One row per provider type. Real services arrive as further rows.
     static let all: [TableSchema] = [

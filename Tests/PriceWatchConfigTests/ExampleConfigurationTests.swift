@@ -40,7 +40,8 @@ import PriceWatchCore
     @Test func theMainFileDocumentsEveryKey() throws {
         let text = try String(contentsOfFile: Self.mainFile, encoding: .utf8)
         for key in ["rules", "state", "interval", "retention", "provider", "notify", "type", "base_url",
-                    "api_key", "fallback", "file", "format", "credential", "env"] {
+                    "api_key", "fallback", "file", "format", "credential", "env", "stale_after",
+                    "failure_warning_after", "requests_per_minute"] {
             #expect(text.contains("# \(key)") || text.contains("#   \(key)") || text.contains("\(key) ="), "'\(key)' is not documented")
         }
     }

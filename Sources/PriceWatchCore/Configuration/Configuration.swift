@@ -20,10 +20,22 @@ public struct Configuration: Sendable, Hashable {
     public var rules: [Rule]
     /// The main file's `provider`, else the only provider; `nil` when neither names one.
     public var defaultProvider: String?
+    /// Data health: warn when a symbol has had no fresh quote for this long (`stale_after`).
+    public var staleAfter: RuleDuration
+    /// Data health: warn when a provider has failed this many polls in a row (`failure_warning_after`).
+    public var failureWarningAfter: Int
+
+    /// `stale_after` when not given: 15 minutes.
+    // A positive literal: this initialiser cannot fail.
+    public static let defaultStaleAfter = RuleDuration(seconds: 900)!
+    /// `failure_warning_after` when not given.
+    public static let defaultFailureWarningAfter = 3
 
     public init(mainFile: String, statePath: String, interval: RuleDuration, retention: RuleDuration,
                 providers: [ProviderConfiguration], sinks: [SinkConfiguration], rules: [Rule],
-                defaultProvider: String? = nil) {
+                defaultProvider: String? = nil,
+                staleAfter: RuleDuration = Configuration.defaultStaleAfter,
+                failureWarningAfter: Int = Configuration.defaultFailureWarningAfter) {
         self.mainFile = mainFile
         self.statePath = statePath
         self.interval = interval
@@ -32,6 +44,8 @@ public struct Configuration: Sendable, Hashable {
         self.sinks = sinks
         self.rules = rules
         self.defaultProvider = defaultProvider ?? (providers.count == 1 ? providers.first?.name : nil)
+        self.staleAfter = staleAfter
+        self.failureWarningAfter = failureWarningAfter
     }
 
     public func provider(named name: String) -> ProviderConfiguration? { providers.first { $0.name == name } }
@@ -57,6 +71,8 @@ public struct ProviderConfiguration: Sendable, Hashable {
     public var apiKey: Secret?
     /// Providers to use while this one fails, in order.
     public var fallback: [String]
+    /// `requests_per_minute`: overrides the service's documented rate limit (nil: use it).
+    public var requestsPerMinute: Double?
     /// `replay`: the absolute path of the CSV to replay.
     public var file: String?
     /// Every type-specific key of the table, decoded by its schema row.
@@ -64,7 +80,7 @@ public struct ProviderConfiguration: Sendable, Hashable {
 
     public init(name: String, type: String, baseURL: String? = nil, interval: RuleDuration,
                 apiKey: Secret? = nil, fallback: [String] = [], file: String? = nil,
-                options: AdapterOptions = AdapterOptions()) {
+                options: AdapterOptions = AdapterOptions(), requestsPerMinute: Double? = nil) {
         self.name = name
         self.type = type
         self.baseURL = baseURL
@@ -73,6 +89,7 @@ public struct ProviderConfiguration: Sendable, Hashable {
         self.fallback = fallback
         self.file = file
         self.options = options
+        self.requestsPerMinute = requestsPerMinute
     }
 }
 

@@ -16,8 +16,17 @@ public protocol QuoteProvider: Sendable {
     var name: String { get }
     /// The most symbols one ``fetch(_:)`` may carry.
     var maximumBatchSize: Int { get }
+    /// The request rate the service's free tier allows, in requests per minute; nil when it
+    /// documents no limit. The polling policy spaces requests by it unless the configuration
+    /// sets `requests_per_minute`.
+    var requestsPerMinute: Double? { get }
     /// Fetches the latest quote of each symbol.
     func fetch(_ symbols: [String]) async throws(ProviderError) -> [String: Result<Quote, ProviderError>]
+}
+
+extension QuoteProvider {
+    /// No documented limit.
+    public var requestsPerMinute: Double? { nil }
 }
 
 /// Why a provider could not give a quote. The message names what failed and never contains a

@@ -24,6 +24,8 @@ public actor RuleEvaluator {
         public var repeated = 0
         public var rejected = 0
         public var alerts: [Alert] = []
+        /// The symbols whose quote was accepted (fresh data, for data health).
+        public var acceptedSymbols: Set<String> = []
     }
 
     /// Loads rule states and history from the store for `configuration`.
@@ -56,24 +58,32 @@ public actor RuleEvaluator {
     }
 
     /// Evaluates one poll of `provider` and commits it. Quotes are processed in time order.
+    ///
+    /// `servedBy` names, per symbol, the fallback provider that gave the quote while `provider`
+    /// failed. Such a quote feeds `provider`'s rules and history like its own (one time line per
+    /// rule source, so a quote older than the newest one from either is a repeat and nothing
+    /// fires twice or backwards in time); its alerts name the fallback.
     @discardableResult
-    public func ingest(provider: String, results: [String: Result<Quote, ProviderError>], now: Timestamp) async throws -> Report {
+    public func ingest(provider: String, results: [String: Result<Quote, ProviderError>], now: Timestamp,
+                       servedBy: [String: String] = [:]) async throws -> Report {
         var report = Report()
         var accepted: [Quote] = []
         var alerts: [PendingAlert] = []
         let quotes = results.values.compactMap { try? $0.get() }.sorted { ($0.time, $0.symbol) < ($1.time, $1.symbol) }
         for quote in quotes {
             guard let source = engine.book.index(of: QuoteSource(provider: provider, symbol: quote.symbol)) else { continue }
-            let outcome = engine.process(quote, source: source, provider: provider, now: now)
+            let server = servedBy[quote.symbol] ?? provider
+            let outcome = engine.process(quote, source: source, provider: server, now: now)
             switch outcome.acceptance {
             case .accepted:
                 report.accepted += 1
+                report.acceptedSymbols.insert(quote.symbol)
                 accepted.append(quote)
             case .repeated:
                 report.repeated += 1
             case .rejected(let reason):
                 report.rejected += 1
-                logger.warning("quote rejected: \(reason)", metadata: ["provider": "\(provider)", "symbol": "\(quote.symbol)"])
+                logger.warning("quote rejected: \(reason)", metadata: ["provider": "\(server)", "symbol": "\(quote.symbol)"])
             }
             for key in outcome.suppressed {
                 logger.info("alert suppressed by cooldown", metadata: ["rule": "\(key.rule)", "symbol": "\(key.symbol)"])
@@ -93,7 +103,7 @@ public actor RuleEvaluator {
         for pending in alerts {
             let alert = pending.alert
             logger.notice("alert fired: \(alert.message)", metadata: [
-                "rule": "\(alert.rule)", "symbol": "\(alert.symbol)", "provider": "\(provider)",
+                "rule": "\(alert.rule)", "symbol": "\(alert.symbol)", "provider": "\(alert.provider ?? provider)",
                 "alert_id": "\(alert.id)", "price": "\(alert.price)",
                 OperatorEvent.metadataKey: OperatorEvent.alertFired.metadataValue,
             ])

@@ -117,6 +117,14 @@ public final class PollingService<C: Clock<Duration>>: Service {
 
     private func startPollers(_ setup: Setup) -> Task<Void, Never> {
         let configuration = setup.configuration
+        // One rate limit per provider, shared by its poller and every poller it is a fallback of.
+        var limiters: [String: RateLimiter<C>] = [:]
+        for settings in configuration.providers {
+            guard let provider = setup.providers[settings.name],
+                  let perMinute = settings.requestsPerMinute ?? provider.requestsPerMinute else { continue }
+            limiters[settings.name] = RateLimiter(requestsPerMinute: perMinute, clock: clock)
+        }
+        let pollingSettings = PollingSettings(configuration: configuration)
         var pollers: [ProviderPoller<C>] = []
         for settings in configuration.providers {
             let symbols = configuration.symbols(for: settings.name)
@@ -124,8 +132,12 @@ public final class PollingService<C: Clock<Duration>>: Service {
             var logger = self.logger
             logger[metadataKey: "provider"] = "\(settings.name)"
             let observer = self.observer
+            let fallbacks = settings.fallback.compactMap { name in
+                setup.providers[name].map { ProviderPoller<C>.Fallback(provider: $0, limiter: limiters[name]) }
+            }
             pollers.append(ProviderPoller(provider: provider, symbols: symbols, interval: settings.interval.swiftDuration,
                                           evaluator: evaluator, clock: clock, wallClock: wallClock, logger: logger,
+                                          limiter: limiters[settings.name], fallbacks: fallbacks, settings: pollingSettings,
                                           onPoll: { observer.polled(provider: settings.name, at: $0) }))
         }
         return Task {
