@@ -13,9 +13,6 @@ public enum Daemon {
     /// Exit status when the configuration is invalid at start (`RestartPreventExitStatus=78`).
     public static let configurationErrorStatus: Int32 = 78
 
-    /// How many pending deliveries the service status counts at most.
-    static let pendingDeliveriesCounted = 10_000
-
     /// Runs the daemon; returns the process exit status.
     ///
     /// - Parameter observer: told of the daemon's lifecycle; `nil`: systemd's
@@ -66,7 +63,7 @@ public enum Daemon {
         let observer = observer ?? SystemdObserver(
             notifier: notifier, watchdogPeriod: watchdogPeriod, logger: logger,
             pendingDeliveries: {
-                try? await store.pendingDeliveries(dueBy: Timestamp(milliseconds: .max), limit: pendingDeliveriesCounted).count
+                try? await store.pendingDeliveryCount()
             })
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloadRequests = AsyncStream<Void> { continuation in
