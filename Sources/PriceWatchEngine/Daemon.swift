@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import PriceWatchConfig
 import PriceWatchCore
-import PriceWatchCurl
 import PriceWatchStore
 import PriceWatchSystemd
 import ServiceLifecycle
@@ -14,9 +13,6 @@ public enum Daemon {
     /// Exit status when the configuration is invalid at start (`RestartPreventExitStatus=78`).
     public static let configurationErrorStatus: Int32 = 78
 
-    /// How many pending deliveries the service status counts at most.
-    static let pendingDeliveriesCounted = 10_000
-
     /// Runs the daemon; returns the process exit status.
     ///
     /// - Parameter observer: told of the daemon's lifecycle; `nil`: systemd's
@@ -24,15 +20,16 @@ public enum Daemon {
     ///   was not started by systemd).
     public static func run(configPath: String, environment: [String: String], logger: Logger,
                            observer: (any DaemonObserver)? = nil) async -> Int32 {
-        // One libcurl transport for every provider, for the daemon's whole life.
-        let transport = CurlHTTPTransport()
+        // One libcurl transfer loop (one thread) for every provider and sink, HTTP and SMTP,
+        // for the daemon's whole life.
+        let transports = NetworkTransports()
         let notifier = ServiceNotifier()
         let watchdogPeriod = SystemdEnvironment.watchdogPingPeriod()
         // systemd's watchdog runs from the start: each finished start-up step is progress.
         let startupProgress = { if watchdogPeriod != nil { notifier.watchdog() } }
         notifier.status("loading the configuration")
         defer { notifier.flush() }
-        let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil, transport: transport)
+        let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil, transports: transports)
         report(diagnostics)
         guard let setup = loaded else {
             logger.critical("invalid configuration in \(configPath); not starting",
@@ -66,7 +63,7 @@ public enum Daemon {
         let observer = observer ?? SystemdObserver(
             notifier: notifier, watchdogPeriod: watchdogPeriod, logger: logger,
             pendingDeliveries: {
-                try? await store.pendingDeliveries(dueBy: Timestamp(milliseconds: .max), limit: pendingDeliveriesCounted).count
+                try? await store.pendingDeliveryCount()
             })
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloadRequests = AsyncStream<Void> { continuation in
@@ -81,7 +78,7 @@ public enum Daemon {
             logger: logger, reloadRequests: reloadRequests, observer: observer,
             loadSetup: { previous in
                 logger.info("reloading configuration from \(configPath)")
-                return loadSetup(configPath: configPath, environment: environment, previous: previous, transport: transport)
+                return loadSetup(configPath: configPath, environment: environment, previous: previous, transports: transports)
             })
         let group = ServiceGroup(configuration: .init(
             services: [
@@ -106,7 +103,7 @@ public enum Daemon {
     /// Loads and validates the configuration and builds its adapters. Providers whose settings
     /// are unchanged from `previous` are reused.
     static func loadSetup(configPath: String, environment: [String: String],
-                          previous: PollingService<ContinuousClock>.Setup?, transport: any HTTPTransport) -> (PollingService<ContinuousClock>.Setup?, [Diagnostic]) {
+                          previous: PollingService<ContinuousClock>.Setup?, transports: NetworkTransports) -> (PollingService<ContinuousClock>.Setup?, [Diagnostic]) {
         let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment)
         guard let configuration, !diagnostics.containsErrors else { return (nil, diagnostics) }
         // Build only providers that are new or whose settings changed; reuse the others.
@@ -114,14 +111,14 @@ public enum Daemon {
         if let previous {
             changed.providers = configuration.providers.filter { previous.configuration.provider(named: $0.name) != $0 }
         }
-        let (built, providerDiagnostics) = AdapterFactory.providers(for: changed, transport: transport)
+        let (built, providerDiagnostics) = AdapterFactory.providers(for: changed, transport: transports.http)
         var providers = built
         if let previous {
             for settings in configuration.providers where providers[settings.name] == nil {
                 providers[settings.name] = previous.providers[settings.name]
             }
         }
-        let (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration, transport: transport)
+        let (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration, transport: transports.http, mailTransport: transports.mail)
         let all = diagnostics + providerDiagnostics + sinkDiagnostics
         guard !all.containsErrors else { return (nil, all) }
         return (PollingService.Setup(configuration: configuration, providers: providers, sinks: sinks), all)

@@ -184,6 +184,11 @@ public final class SQLiteAlertStore: AlertStore {
         try await read("reading the sinks with pending deliveries") { db in try DeliveryTable.pendingSinks(in: db) }
     }
 
+    /// How many deliveries are pending, due or not (`SELECT COUNT(*)`).
+    public func pendingDeliveryCount() async throws -> Int {
+        try await read("counting pending deliveries") { db in try DeliveryTable.pendingCount(in: db) }
+    }
+
     /// The earliest next attempt of any pending delivery, if there is one.
     public func nextPendingAttempt() async throws -> Timestamp? {
         try await read("reading the next delivery time") { db in try DeliveryTable.nextPendingAttempt(in: db) }

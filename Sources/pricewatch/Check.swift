@@ -1,7 +1,6 @@
 import ArgumentParser
 import PriceWatchConfig
 import PriceWatchCore
-import PriceWatchCurl
 import PriceWatchEngine
 import Foundation
 
@@ -19,8 +18,9 @@ struct Check: ParsableCommand {
         var all = diagnostics
         if let configuration, !diagnostics.containsErrors {
             // Building the adapters checks what only they know (a replay file's rows).
-            all += AdapterFactory.providers(for: configuration, transport: CurlHTTPTransport()).diagnostics
-            all += AdapterFactory.sinks(for: configuration).diagnostics
+            let transports = NetworkTransports()
+            all += AdapterFactory.providers(for: configuration, transport: transports.http).diagnostics
+            all += AdapterFactory.sinks(for: configuration, transport: transports.http, mailTransport: transports.mail).diagnostics
         }
         StandardOutput.report(all)
         guard let configuration, !all.containsErrors else { throw ExitCode(1) }

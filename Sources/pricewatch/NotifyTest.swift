@@ -39,7 +39,8 @@ struct NotifyTest: AsyncParsableCommand {
         // Build this sink only: another sink's problem is not this test's business.
         var single = configuration
         single.sinks = [settings]
-        let (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: single)
+        let transports = NetworkTransports()
+        let (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: single, transport: transports.http, mailTransport: transports.mail)
         StandardOutput.report(sinkDiagnostics)
         guard let target = sinks[settings.name], !sinkDiagnostics.containsErrors else { throw ExitCode(1) }
 

@@ -1,5 +1,8 @@
+import Foundation
 import PriceWatchCore
+import PriceWatchCurl
 import PriceWatchEngine
+import PriceWatchSinks
 import PriceWatchStore
 import PriceWatchTestKit
 import Testing
@@ -40,6 +43,15 @@ import Testing
 
         func statuses() async throws -> [Delivery.Status] {
             try await store.alerts(since: nil).flatMap(\.deliveries).map(\.status)
+        }
+
+        /// Yields until `condition` holds on every delivery row (bounded).
+        func waitUntilDeliveries(_ condition: @escaping ([Delivery]) -> Bool) async throws -> Bool {
+            for _ in 0..<20_000 {
+                if condition(try await store.alerts(since: nil).flatMap(\.deliveries)) { return true }
+                await Task.yield()
+            }
+            return false
         }
 
         /// Yields until `condition` holds on the outbox (bounded).
@@ -139,6 +151,36 @@ import Testing
         sink.unblock()
         await task.value
         #expect(try await harness.statuses() == [.delivered])
+    }
+
+    @Test func anAlertQueuedWhileTheReceiverIsDownIsDeliveredWithItsIDOnceItIsUp() async throws {
+        let down = try LoopbackHTTPServer()
+        let port = down.port
+        down.stop()
+        let secret = "whsec_" + "c2VjcmV0LWtleS1mb3ItcHJpY2V3YXRjaC10ZXN0cw=="
+        // The reference verifier refuses signatures more than 5 minutes off its own clock.
+        let signingClock = ManualWallClock(Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))))
+        let webhook = try WebhookSink(name: "ops", settings: .init(url: down.baseURL + "/hook", secret: secret),
+                                      transport: CurlHTTPTransport(), wallClock: signingClock.function)
+        let harness = try Harness(sinks: ["ops": webhook])
+        let alerts = try await harness.queue(1, to: ["ops"])
+        let task = Task { await harness.dispatcher.run() }
+        defer { task.cancel() }
+
+        #expect(try await harness.waitUntilDeliveries { $0.first?.lastError != nil })
+        let refused = try await harness.store.alerts(since: nil).flatMap(\.deliveries)
+        #expect(refused.map(\.status) == [.pending])
+        #expect(refused.first?.nextAttemptAt == Timestamp(seconds: 1_001), "retried after 1 s")
+
+        let server = try LoopbackHTTPServer(port: port)
+        defer { server.stop() }
+        server.route("POST", "/hook") { _ in .status(204) }
+        harness.wall.advance(seconds: 1)
+        harness.doorbell.ring()
+        let requests = await server.waitForRequests(count: 1)
+        #expect(try await harness.waitUntil { $0 == [.delivered] })
+        #expect(requests.map { $0.header("webhook-id") } == alerts.map(\.id))
+        #expect(try await StandardWebhooksVerifier.verify(requests, secret: secret) == alerts.map { "ok \($0.id)" })
     }
 
     func waitForAttempts(_ sink: RecordingSink, _ count: Int) async -> Bool {

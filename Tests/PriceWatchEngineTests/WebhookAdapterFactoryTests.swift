@@ -1,4 +1,5 @@
 import PriceWatchCore
+import PriceWatchCurl
 import PriceWatchEngine
 import PriceWatchTestKit
 import Testing
@@ -28,7 +29,8 @@ import Testing
             "secret": .secret(Secret(value: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", origin: "env HOOK")),
         ])
         let clock = ManualWallClock()
-        let (sinks, diagnostics) = AdapterFactory.sinks(for: try Self.configuration(options), wallClock: clock.function)
+        let (sinks, diagnostics) = AdapterFactory.sinks(for: try Self.configuration(options), transport: CurlHTTPTransport(),
+                                                     mailTransport: CurlMailTransport(), wallClock: clock.function)
         #expect(diagnostics.isEmpty)
         let sink = try #require(sinks["ops"])
         #expect(sink.identity == "webhook/ops")
@@ -48,7 +50,7 @@ import Testing
             "url": .string("https://hooks.example.com/x"),
             "headers": .stringTable([(key: "X-Token", value: "s3cret\nX-Evil: 1")]),
         ])
-        let (sinks, diagnostics) = AdapterFactory.sinks(for: try Self.configuration(options), transport: AdapterFactory.sinkTransport)
+        let (sinks, diagnostics) = AdapterFactory.sinks(for: try Self.configuration(options), transport: CurlHTTPTransport(), mailTransport: CurlMailTransport())
         #expect(sinks.isEmpty)
         #expect(diagnostics.map(\.description) == [
             "/etc/pricewatch/pricewatch.toml: error: sinks.ops: headers: the value of header 'X-Token' contains a line break or a control character",

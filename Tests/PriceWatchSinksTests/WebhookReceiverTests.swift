@@ -121,6 +121,31 @@ import Testing
         #expect(server.requests.count == 2)
     }
 
+    @Test func connectionRefusedThenTheReceiverComesUpOnTheSamePort() async throws {
+        let down = try LoopbackHTTPServer()
+        let port = down.port
+        down.stop()
+        let clock = Self.currentClock()
+        let sink = try sink(down.baseURL + "/hook", clock: clock)   // one sink, one URL throughout
+
+        let refused = await attempt(sink)
+        #expect(refused?.isRetryable == true)
+        #expect(refused?.message.hasPrefix("webhook/ops: \(down.baseURL): ") == true)
+
+        let server = try LoopbackHTTPServer(port: port)
+        defer { server.stop() }
+        server.route("POST", "/hook") { _ in .status(204) }
+        clock.advance(seconds: 30)
+        #expect(await attempt(sink) == nil)
+
+        let requests = server.requests
+        try #require(requests.count == 1)
+        #expect(requests[0].header("webhook-id") == WebhookFixtures.fall.id)
+        #expect(requests[0].header("webhook-timestamp") == String(clock.now.seconds))
+        let verdicts = try await StandardWebhooksVerifier.verify(requests, secret: Self.secret)
+        #expect(verdicts == ["ok \(WebhookFixtures.fall.id)"])
+    }
+
     func attempt(_ sink: WebhookSink, _ alert: Alert = WebhookFixtures.fall) async -> SinkError? {
         do {
             try await sink.deliver(alert)

@@ -62,6 +62,23 @@ import Testing
         #expect(try await store.nextPendingAttempt() == Fixtures.time(20))
     }
 
+    @Test func pendingDeliveryCountCountsPendingRowsDueOrNot() async throws {
+        #expect(try await SQLiteAlertStore.inMemory().pendingDeliveryCount() == 0)
+        let store = try await Self.store()
+        #expect(try await store.pendingDeliveryCount() == 3)
+        try await store.commit(StoreCommit(provider: "yahoo", alerts: [
+            PendingAlert(alert: try Fixtures.alert(id: "a4", at: 40), sinks: ["webhook/ops", "email/me"]),
+        ], now: Fixtures.time(40)))
+        #expect(try await store.pendingDeliveryCount() == 5)
+        try await store.recordAttempt(Self.outcome("a1", at: 11, .delivered))
+        try await store.recordAttempt(Self.outcome("a2", at: 21, .dead(error: "HTTP 410")))
+        // A retry far in the future is still pending.
+        try await store.recordAttempt(Self.outcome("a3", at: 31, .retry(at: Fixtures.time(1_000_000), error: "timeout")))
+        #expect(try await store.pendingDeliveryCount() == 3)
+        #expect(try await store.pendingDeliveryCount()
+                == store.pendingDeliveries(dueBy: Timestamp(milliseconds: .max), limit: 100).count)
+    }
+
     @Test func delivered() async throws {
         let store = try await Self.store()
         try await store.recordAttempt(Self.outcome("a1", at: 12, .delivered))

@@ -29,7 +29,8 @@ import Synchronization
 /// ```
 ///
 /// Unrouted requests go to the handler given to `init(handler:)`, or get a 404. Connection
-/// refused: ``stop()`` a server and use its ``baseURL`` (the port is closed when `stop` returns).
+/// refused: ``stop()`` a server and use its ``baseURL`` (the port is closed when `stop` returns);
+/// recovery: start a new server with `init(port:handler:)` on that port.
 /// Waiting is by event: ``waitForRequests(count:)`` returns once that many requests arrived.
 public final class LoopbackHTTPServer: Sendable {
     public typealias Handler = @Sendable (RecordedRequest) -> LoopbackResponse
@@ -39,6 +40,13 @@ public final class LoopbackHTTPServer: Sendable {
     /// Starts listening on `127.0.0.1` on a free port; `handler` answers unrouted requests.
     public init(handler: Handler? = nil) throws {
         core = try LoopbackServerCore(fallback: handler)
+    }
+
+    /// Starts listening on `127.0.0.1:port` (with `SO_REUSEADDR`), so a test can ``stop()`` a
+    /// server and start a new one on the same port: the URL a sink was configured with goes from
+    /// refusing connections to answering them. Throws if the port is taken.
+    public init(port: UInt16, handler: Handler? = nil) throws {
+        core = try LoopbackServerCore(port: port, fallback: handler)
     }
 
     deinit { core.stop() }

@@ -35,20 +35,22 @@ final class LoopbackServerCore: Sendable {
     private let stoppedGate = LoopbackGate()
     private let acceptLoopEnded = LoopbackGate()
 
-    init(fallback: Handler?) throws(LoopbackServerError) {
+    /// Listens on `127.0.0.1:port`; port 0 picks a free one. `SO_REUSEADDR` lets a test bind
+    /// the port of a server it just stopped.
+    init(port requestedPort: UInt16 = 0, fallback: Handler?) throws(LoopbackServerError) {
         let listener = socket(AF_INET, Self.streamType, 0)
         guard listener >= 0 else { throw LoopbackServerError("socket", errno) }
         var yes: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = requestedPort.bigEndian
         address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0, listen(listener, 1024) == 0 else {
-            let error = LoopbackServerError("bind/listen on 127.0.0.1:0", errno)
+            let error = LoopbackServerError("bind/listen on 127.0.0.1:\(requestedPort)", errno)
             close(listener)
             throw error
         }
@@ -155,6 +157,12 @@ final class LoopbackServerCore: Sendable {
             guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { continue }
+            #if canImport(Darwin)
+            // Linux sends with MSG_NOSIGNAL; Darwin has no such flag, only this socket option.
+            // Either way, answering a client that hung up must not kill the test process.
+            var noSignal: Int32 = 1
+            setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             let admitted = state.withLock { state -> Bool in
                 guard !state.stopped else { return false }
                 state.sockets.insert(connection)

@@ -41,6 +41,10 @@ public protocol AlertStore: Sendable {
     /// The earliest next attempt of any pending delivery, if there is one.
     func nextPendingAttempt() async throws -> Timestamp?
 
+    /// How many deliveries are pending (due or not), counted without reading them: cheap
+    /// enough for a status line however long the outbox grows.
+    func pendingDeliveryCount() async throws -> Int
+
     /// Records the outcome of one delivery attempt.
     func recordAttempt(_ outcome: DeliveryOutcome) async throws
 

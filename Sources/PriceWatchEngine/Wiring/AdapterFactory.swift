@@ -56,10 +56,11 @@ public enum AdapterFactory {
     }
 
     /// One sink per `[sinks.NAME]`. Webhook sinks send through `transport` and sign with the
-    /// time of `wallClock`; email sinks submit through `mailTransport` (libcurl's SMTP unless a
-    /// test says) and date their messages by `wallClock`.
-    public static func sinks(for configuration: Configuration, transport: any HTTPTransport = AdapterFactory.sinkTransport,
-                             mailTransport: any MailTransport = AdapterFactory.mailTransport,
+    /// time of `wallClock`; email sinks submit through `mailTransport` and date their messages
+    /// by `wallClock`. The daemon and the commands pass one ``NetworkTransports`` (one transfer
+    /// thread); the defaults (a new libcurl loop each) are for the benchmark's one-off call.
+    public static func sinks(for configuration: Configuration, transport: any HTTPTransport = CurlHTTPTransport(),
+                             mailTransport: any MailTransport = CurlMailTransport(),
                              wallClock: @escaping @Sendable () -> Timestamp = AdapterFactory.systemWallClock)
         -> (sinks: [String: any NotificationSink], diagnostics: [Diagnostic]) {
         var sinks: [String: any NotificationSink] = [:]
@@ -98,13 +99,6 @@ public enum AdapterFactory {
         webhook.secret = options.secret("secret")?.value
         return try WebhookSink(name: settings.name, settings: webhook, transport: transport, wallClock: wallClock)
     }
-
-    /// The libcurl transport webhook sinks send through: one transfer thread for every sink,
-    /// across reloads.
-    public static let sinkTransport: any HTTPTransport = CurlHTTPTransport()
-
-    /// The mail transport of `email` sinks (libcurl's SMTP on its own transfer loop).
-    public static let mailTransport: any MailTransport = CurlMailTransport()
 
     /// The system's wall clock, in milliseconds.
     @Sendable

@@ -94,6 +94,11 @@ enum DeliveryTable {
     }
 
     /// The earliest next attempt of any pending delivery.
+    static func pendingCount(in db: Database) throws -> Int {
+        // `delivery_due` starts with `status`: an index range count, no row is read.
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM delivery WHERE status = 'pending'") ?? 0
+    }
+
     static func nextPendingAttempt(in db: Database) throws -> Timestamp? {
         try Int64.fetchOne(db, sql: "SELECT min(next_attempt_at) FROM delivery WHERE status = 'pending'")
             .map(Timestamp.init(milliseconds:))
