@@ -27,7 +27,8 @@ enum PollCycleBenchmark {
         let symbols: Int
         let batch: Int
         let server: LoopbackHTTPServer
-        let poller: ProviderPoller
+        /// One poll of every symbol of this provider (`ProviderPoller.pollOnce`).
+        let pollOnce: @Sendable () async -> Void
         /// Requests that are not quote batches (yahoo's session setup), excluded from the count.
         let isSetup: @Sendable (RecordedRequest) -> Bool
         var expected: Int { (symbols + batch - 1) / batch }
@@ -75,23 +76,25 @@ enum PollCycleBenchmark {
         var legs: [Leg] = []
         if yahooCount > 0 {
             legs.append(Leg(name: "yahoo", symbols: yahooCount, batch: yahoo.maximumBatchSize, server: yahooServer,
-                            poller: ProviderPoller(provider: yahoo, symbols: yahooSymbols, interval: .seconds(60), evaluator: evaluator,
-                                                   clock: ContinuousClock(), wallClock: wallClock, logger: logger),
+                            pollOnce: { [poller = ProviderPoller(provider: yahoo, symbols: yahooSymbols, interval: .seconds(60), evaluator: evaluator,
+                                                                  clock: ContinuousClock(), wallClock: wallClock, logger: logger)] in
+                                await poller.pollOnce() },
                             isSetup: { $0.path != "/v7/finance/quote" }))
         }
         if binanceCount > 0 {
             legs.append(Leg(name: "binance", symbols: binanceCount, batch: binance.maximumBatchSize, server: binanceServer,
-                            poller: ProviderPoller(provider: binance, symbols: binanceSymbols, interval: .seconds(60), evaluator: evaluator,
-                                                   clock: ContinuousClock(), wallClock: wallClock, logger: logger),
+                            pollOnce: { [poller = ProviderPoller(provider: binance, symbols: binanceSymbols, interval: .seconds(60), evaluator: evaluator,
+                                                                  clock: ContinuousClock(), wallClock: wallClock, logger: logger)] in
+                                await poller.pollOnce() },
                             isSetup: { _ in false }))
         }
         let expectedTotal = legs.reduce(0) { $0 + $1.expected }
         print("poll cycle: \(count) symbols over \(legs.map { "\($0.name) (\($0.symbols), batches of \($0.batch))" }.joined(separator: " + ")), "
               + "both pollers concurrently over libcurl to loopback servers, engine + in-memory SQLite; \(cycles) cycles after one warm-up")
-        let pollers = legs.map(\.poller)
+        let polls = legs.map(\.pollOnce)
         let cycle: @Sendable () async -> Void = {
             await withTaskGroup(of: Void.self) { group in
-                for poller in pollers { group.addTask { await poller.pollOnce() } }
+                for poll in polls { group.addTask { await poll() } }
             }
         }
         await cycle() // warm-up: connections, yahoo's session, first quotes
