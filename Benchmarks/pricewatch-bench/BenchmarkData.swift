@@ -7,19 +7,21 @@ import Foundation
 /// `pricewatch-bench daemon-config DIR SYMBOLS`: a daemon configuration watching SYMBOLS
 /// symbols through a replay provider, for the idle-memory measurement.
 ///
-/// `pricewatch-bench poll-cycle [SYMBOLS] [CYCLES]`: poll cycles of SYMBOLS symbols (default
-/// 10,000) over libcurl against a loopback server (``PollCycleBenchmark``).
+/// `pricewatch-bench poll-cycle [SYMBOLS] [CYCLES] [YAHOO_SYMBOLS]`: poll cycles of SYMBOLS
+/// symbols (default 10,000; YAHOO_SYMBOLS of them, default half, on yahoo, the rest on binance)
+/// over libcurl against loopback servers (``PollCycleBenchmark``).
 @main
 struct BenchmarkData {
     static func main() async throws {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.first == "poll-cycle" {
             let numbers = arguments.dropFirst().compactMap { Int($0) }
-            try await PollCycleBenchmark.run(symbols: max(numbers.first ?? 10_000, 1), cycles: max(numbers.dropFirst().first ?? 5, 1))
+            try await PollCycleBenchmark.run(symbols: max(numbers.first ?? 10_000, 1), cycles: max(numbers.dropFirst().first ?? 5, 1),
+                                             yahooSymbols: numbers.dropFirst(2).first)
             return
         }
         guard let command = arguments.first, let directory = arguments.dropFirst().first else {
-            FileHandle.standardError.write(Data("usage: pricewatch-bench generate DIR [ROWS] [SYMBOLS] [RULES_PER_SYMBOL] | daemon-config DIR SYMBOLS | poll-cycle [SYMBOLS] [CYCLES]\n".utf8))
+            FileHandle.standardError.write(Data("usage: pricewatch-bench generate DIR [ROWS] [SYMBOLS] [RULES_PER_SYMBOL] | daemon-config DIR SYMBOLS | poll-cycle [SYMBOLS] [CYCLES] [YAHOO_SYMBOLS] | outbox DIR [LATENCY_ALERTS] [ALERTS]\n".utf8))
             exit(64)
         }
         let numbers = arguments.dropFirst(2).compactMap { Int($0) }
