@@ -78,8 +78,7 @@ final class SMTPSession: @unchecked Sendable {
 
     /// Sets every option of the session on `handle`; the first failure, or `CURLE_OK`.
     func configure(_ handle: CurlEasyHandle) -> CURLcode {
-        let timeout = submission.timeout.components
-        let milliseconds = max(1, Int(timeout.seconds) * 1000 + Int(timeout.attoseconds / 1_000_000_000_000_000))
+        let milliseconds = CurlHTTPErrorMapping.milliseconds(submission.timeout)
         let recipients = CurlStringList()
         for address in submission.recipients where !recipients.append("<\(address)>") { return CURLE_OUT_OF_MEMORY }
         var codes: [CURLcode] = [

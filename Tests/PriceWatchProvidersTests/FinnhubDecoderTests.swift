@@ -72,6 +72,14 @@ import Testing
         #expect(limited.kind == .rateLimited)
         #expect(limited.retryAfterSeconds == 45)
         #expect(limited.message.contains("Remaining Limit: 0"))
+
+        // A nonsense reset time from a proxy or mirror is ignored, never an overflow.
+        let nonsense = ProviderFixtures.json("{\"error\":\"API limit reached.\"}", status: 429, headers: [
+            HTTPHeader("Date", "Tue, 14 Nov 2023 22:13:20 GMT"), HTTPHeader("X-Ratelimit-Reset", "-9223372036854775808"),
+        ])
+        let ignored = try #require(throws: ProviderError.self) { try FinnhubDecoder.quote(nonsense, symbol: "SPY") }
+        #expect(ignored.kind == .rateLimited)
+        #expect(ignored.retryAfterSeconds == nil)
     }
 
     @Test func htmlIsMalformed() throws {

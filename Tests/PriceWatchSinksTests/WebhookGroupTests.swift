@@ -7,11 +7,11 @@ import Testing
 /// A group of alerts (`group_wait`) goes out as one request in every format.
 @Suite struct WebhookGroupTests {
     static let group = [WebhookFixtures.fall, WebhookFixtures.crossing]
-    static let groupID = "group-5f0c6a0e3d1b4b1e9a7c2d4e6f8a0b1c"
+    static let groupID = WebhookRequestBuilder.groupID(for: group)
 
     @Test func jsonGroupCarriesEverySinglePayload() {
         let body = String(decoding: WebhookFormat.json.content(for: Self.group, groupID: Self.groupID).body, as: UTF8.self)
-        #expect(body == #"{"version":1,"type":"alerts.fired","id":"group-5f0c6a0e3d1b4b1e9a7c2d4e6f8a0b1c","count":2,"alerts":["#
+        #expect(body == #"{"version":1,"type":"alerts.fired","id":""# + Self.groupID + #"","count":2,"alerts":["#
             + WebhookPayload.json(for: WebhookFixtures.fall) + "," + WebhookPayload.json(for: WebhookFixtures.crossing) + "]}")
     }
 
@@ -47,5 +47,36 @@ import Testing
         #expect(requests[1].bodyText == WebhookPayload.json(for: WebhookFixtures.crossing))
         let verdicts = try await StandardWebhooksVerifier.verify(requests, secret: WebhookReceiverTests.secret)
         #expect(verdicts == ["ok \(Self.groupID)", "ok \(WebhookFixtures.crossing.id)"])
+    }
+
+    @Test func theGroupIdDependsOnEveryMember() {
+        #expect(Self.groupID == "group-" + String(Self.groupID.dropFirst(6).prefix(16)) + "-2")
+        #expect(WebhookRequestBuilder.groupID(for: [WebhookFixtures.fall, WebhookFixtures.crossing])
+                != WebhookRequestBuilder.groupID(for: [WebhookFixtures.fall]))
+        #expect(WebhookRequestBuilder.groupID(for: [WebhookFixtures.fall, WebhookFixtures.crossing])
+                != WebhookRequestBuilder.groupID(for: [WebhookFixtures.crossing, WebhookFixtures.fall]))
+    }
+
+    @Test func aDiscordGroupPastTheLimitGoesOutInPartsThatEachFit() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("POST", "/hook") { _ in .status(204) }
+        let sink = try WebhookSink(name: "chat", settings: .init(url: server.baseURL + "/hook", format: .discord),
+                                   transport: CurlHTTPTransport(), wallClock: WebhookReceiverTests.currentClock().function)
+        var alerts: [Alert] = []
+        for index in 0..<40 {
+            var alert = WebhookFixtures.crossing
+            alert.id = "alert-\(index)"
+            alert.message = "alert number \(index) " + String(repeating: "x", count: 80)
+            alerts.append(alert)
+        }
+        try await sink.deliver(alerts)
+        let bodies = server.requests.map(\.bodyText)
+        #expect(bodies.count > 1)
+        for body in bodies { #expect(body.utf16.count < DiscordPayload.maximumLength + 100) }
+        for index in 0..<40 {
+            #expect(bodies.contains { $0.contains("alert number \(index) ") }, "alert \(index) was cut off")
+        }
+        #expect(!bodies.contains { $0.contains("…") })
     }
 }

@@ -45,10 +45,11 @@ public struct EmailSettings: Sendable, Hashable {
         if url.isEmpty { problems.append(Problem(key: "url", "expected an smtp:// or smtps:// URL, found none")) }
         let lowercased = url.lowercased()
         let implicit = lowercased.hasPrefix("smtps://")
-        if url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
-            problems.append(Problem(key: "url", "expected a URL without spaces or control characters, found \(MailText.quoted(url))"))
-        } else if let schemeEnd = url.firstRange(of: "://"), url[schemeEnd.upperBound...].prefix(while: { $0 != "/" }).contains("@") {
+        // Credentials first: a URL that carries them is never quoted back.
+        if let schemeEnd = url.firstRange(of: "://"), url[schemeEnd.upperBound...].prefix(while: { $0 != "/" }).contains("@") {
             problems.append(Problem(key: "url", "expected a URL without credentials (use 'username' and 'password'), found a '@' before the host"))
+        } else if url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+            problems.append(Problem(key: "url", "expected a URL without spaces or control characters, found \(MailText.quoted(url))"))
         }
 
         let tls = options.string("tls") ?? "starttls"

@@ -68,7 +68,8 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     /// Runs until ``stop()`` (then waits up to `shutdownGrace` for deliveries in flight) or
     /// until the task is cancelled.
     public func run(shutdownGrace: Duration = .seconds(10)) async {
-        await withTaskGroup(of: Void.self) { group in
+        // Discarding: finished attempts are freed at once, not kept until shutdown.
+        await withDiscardingTaskGroup { group in
             while !stopping && !Task.isCancelled {
                 let seen = doorbell.generation
                 let pass = await startDueDeliveries(group: &group)
@@ -112,7 +113,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     }
 
     /// Starts what is due and has a free slot, sink by sink.
-    private func startDueDeliveries(group: inout TaskGroup<Void>) async -> Pass {
+    private func startDueDeliveries(group: inout DiscardingTaskGroup) async -> Pass {
         var pass = Pass()
         finishedDuringRead = []
         defer { finishedDuringRead = nil }

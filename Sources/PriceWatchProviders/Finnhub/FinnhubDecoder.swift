@@ -51,7 +51,9 @@ public enum FinnhubDecoder {
             if error.kind == .rateLimited, error.retryAfterSeconds == nil,
                let reset = response.header("X-Ratelimit-Reset").flatMap({ Int64($0) }),
                let date = response.header("Date").flatMap(HTTPDate.parse) {
-                error.retryAfterSeconds = max(0, reset - date.seconds)
+                // The header is outside data: a nonsense value must not overflow.
+                let (wait, overflow) = reset.subtractingReportingOverflow(date.seconds)
+                if !overflow { error.retryAfterSeconds = max(0, wait) }
             }
             throw error
         }

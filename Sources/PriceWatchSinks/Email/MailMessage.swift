@@ -42,8 +42,8 @@ public struct MailMessage: Sendable, Hashable {
         for alert in alerts { try Self.check(alert) }
 
         let subject = try Self.subject(for: alerts, template: subjectTemplate)
-        let messageID = alerts.count == 1 ? "<\(first.id)@pricewatch>" : "<group-\(Self.groupHash(alerts))-\(alerts.count)@pricewatch>"
-        let boundary = "=_pricewatch_" + (alerts.count == 1 ? first.id : Self.groupHash(alerts))
+        let messageID = alerts.count == 1 ? "<\(first.id)@pricewatch>" : "<\(AlertGroupID.make(alerts))@pricewatch>"
+        let boundary = "=_pricewatch_" + (alerts.count == 1 ? first.id : AlertGroupID.hash(alerts))
 
         var header = ""
         header += HeaderEncoding.simpleField("Date", MailDate.rfc5322(date))
@@ -136,19 +136,5 @@ public struct MailMessage: Sendable, Hashable {
             }
             index += 1
         }
-    }
-
-    /// A stable 64-bit FNV-1a hash of the alert ids, in hex: the same group gets the same
-    /// Message-ID on every attempt.
-    static func groupHash(_ alerts: [Alert]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for alert in alerts {
-            for byte in alert.id.utf8 + [0xFF] {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

@@ -22,6 +22,38 @@ public enum WebhookFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The most UTF-16 code units one message of this format may carry, `nil` when unlimited.
+    var maximumMessageLength: Int? {
+        switch self {
+        case .discord: DiscordPayload.maximumLength
+        // Slack cuts `text` after 40,000 characters.
+        case .slack: 40_000
+        case .json, .ntfy: nil
+        }
+    }
+
+    /// `alerts` split, in order, into groups whose messages joined one per line fit
+    /// ``maximumMessageLength``; a message too long on its own is a group of one (cut as a
+    /// single alert is). One group when the format has no limit.
+    func parts(of alerts: [Alert]) -> [[Alert]] {
+        guard let limit = maximumMessageLength else { return alerts.isEmpty ? [] : [alerts] }
+        var parts: [[Alert]] = []
+        var current: [Alert] = []
+        var length = 0
+        for alert in alerts {
+            let size = alert.message.utf16.count
+            if !current.isEmpty && length + 1 + size > limit {
+                parts.append(current)
+                current = []
+                length = 0
+            }
+            length += current.isEmpty ? size : 1 + size
+            current.append(alert)
+        }
+        if !current.isEmpty { parts.append(current) }
+        return parts
+    }
+
     /// The body and headers this format sends for a group of two or more alerts (oldest
     /// first) delivered as one message; `groupID` is the group's `webhook-id`.
     public func content(for alerts: [Alert], groupID: String) -> WebhookContent {

@@ -71,14 +71,14 @@ public struct WebhookRequestBuilder: Sendable, CustomStringConvertible, CustomDe
     /// The one request for a group of two or more alerts (oldest first) attempted at `now`.
     public func request(for alerts: [Alert], at now: Timestamp) -> HTTPRequest {
         if alerts.count == 1, let only = alerts.first { return request(for: only, at: now) }
-        let id = Self.groupID(firstAlertID: alerts.first?.id ?? "")
+        let id = Self.groupID(for: alerts)
         return request(id: id, content: format.content(for: alerts, groupID: id), at: now)
     }
 
-    /// A group's `webhook-id`: derived from its first (oldest) alert's id, so a retried group
-    /// keeps it, and distinct from that alert's own id, so a receiver deduplicating on
-    /// `webhook-id` never mistakes the group for the lone alert.
-    public static func groupID(firstAlertID: String) -> String { "group-" + firstAlertID }
+    /// A group's `webhook-id`: derived from every member's id (``AlertGroupID``), so a retried
+    /// group keeps it, a group whose members changed gets a new one, and it never equals a lone
+    /// alert's id.
+    public static func groupID(for alerts: [Alert]) -> String { AlertGroupID.make(alerts) }
 
     private func request(id: String, content: WebhookContent, at now: Timestamp) -> HTTPRequest {
         var headers = content.headers

@@ -67,11 +67,21 @@ public struct WebhookSink: NotificationSink, CustomStringConvertible, CustomDebu
 
     /// Delivers a group of alerts (`group_wait`, oldest first) as ONE request: the JSON
     /// format's `alerts.fired` payload, or the chat formats' messages one per line; its
-    /// `webhook-id` is ``WebhookRequestBuilder/groupID(firstAlertID:)``.
+    /// `webhook-id` is ``WebhookRequestBuilder/groupID(for:)``.
+    ///
+    /// A chat service cuts a message over its limit (Discord 2000 characters), which would
+    /// lose the alerts past the cut while the group counts as delivered; so a group whose
+    /// lines do not fit goes out as several requests, in order, each within the limit. Any
+    /// failure fails the whole group, which is retried whole (at least once, same ids).
     public func deliver(_ alerts: [Alert]) async throws(SinkError) {
-        guard let first = alerts.first else { return }
-        guard alerts.count > 1 else { return try await deliver(first) }
-        try await send(builder.request(for: alerts, at: wallClock()))
+        for part in builder.format.parts(of: alerts) {
+            guard let first = part.first else { continue }
+            if part.count == 1 {
+                try await deliver(first)
+            } else {
+                try await send(builder.request(for: part, at: wallClock()))
+            }
+        }
     }
 
     private func send(_ request: HTTPRequest) async throws(SinkError) {
