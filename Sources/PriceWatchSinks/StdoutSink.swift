@@ -1,3 +1,4 @@
+import Dispatch
 import PriceWatchCore
 
 #if canImport(Glibc)
@@ -9,13 +10,17 @@ import Darwin
 /// The `stdout` sink: one line per alert on standard output, human-readable text or, with
 /// `format = "json"`, JSON Lines (the format of `pricewatch backtest --format json`).
 ///
-/// Lines are written with one `write(2)` each, so concurrent alerts never interleave. Under
+/// Lines are written in order from one serial queue of the sink's own, never from the Swift
+/// cooperative pool: `write(2)` blocks while a reader (the journal, a pipe) is slow. Under
 /// systemd standard output goes to the journal.
 public struct StdoutSink: NotificationSink {
     /// The two output forms.
     public enum Format: String, Sendable {
         case text, json
     }
+
+    /// Where every stdout sink writes: one thread at a time, lines in order.
+    private static let writer = DispatchQueue(label: "pricewatch.stdout-sink")
 
     public let identity: String
     public let format: Format
@@ -39,7 +44,18 @@ public struct StdoutSink: NotificationSink {
         case .text: line = "ALERT \(AlertRendering.textLine(alert)) [\(alert.id)] \(alert.message)"
         case .json: line = AlertRendering.jsonLine(alert)
         }
-        try writeLine(line)
+        let writeLine = self.writeLine
+        let result: Result<Void, SinkError> = await withCheckedContinuation { continuation in
+            StdoutSink.writer.async {
+                do throws(SinkError) {
+                    try writeLine(line)
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        try result.get()
     }
 
     @Sendable
