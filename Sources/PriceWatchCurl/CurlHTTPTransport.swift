@@ -28,7 +28,7 @@ import PriceWatchCore
 /// ``HTTPRequest/redactions`` is replaced by `<redacted>`.
 public struct CurlHTTPTransport: HTTPTransport {
     /// The User-Agent sent when a request sets none; keep the version in step with the CLI's.
-    public static let defaultUserAgent = "pricewatch/0.1.0 (+https://github.com/pricewatch/pricewatch)"
+    public static let defaultUserAgent = "pricewatch/\(PriceWatchVersion.current) (+https://github.com/pricewatch/pricewatch)"
 
     private let loop: CurlTransferLoop
     private let userAgent: String

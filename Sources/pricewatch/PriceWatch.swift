@@ -1,4 +1,5 @@
 import ArgumentParser
+import PriceWatchCore
 
 /// The `pricewatch` command: the daemon and its tools. Each subcommand only parses arguments
 /// and wires library code together.
@@ -12,7 +13,7 @@ struct PriceWatch: AsyncParsableCommand {
             fetch, malformed data); 64 usage error; 78 the daemon refuses to start because its \
             configuration is invalid.
             """,
-        version: "0.1.0",
+        version: PriceWatchVersion.current,
         subcommands: [Run.self, Check.self, Backtest.self, QuoteCommand.self, SearchCommand.self, Alerts.self, NotifyTest.self]
     )
 }

@@ -5,19 +5,7 @@ import Testing
 /// `pricewatch run` end to end: the real binary over a replay provider and a SQLite file.
 @Suite(.serialized) struct RunCommandTests {
     static func writeDaemon(in directory: TemporaryDirectory, prices: [String]) throws {
-        try directory.write("pricewatch.toml", """
-            state = "state/pricewatch.db"
-            interval = "1s"
-            [providers.replay]
-            type = "replay"
-            file = "prices.csv"
-            [sinks.out]
-            type = "stdout"
-            format = "json"
-            """)
-        let rows = prices.enumerated().map { "X,\(1_727_875_800 + $0.offset * 60),\($0.element)" }
-        try directory.write("prices.csv", (["symbol,time,price"] + rows).joined(separator: "\n") + "\n")
-        try directory.write("rules.d/x.toml", "[[rule]]\nid = \"x-crosses-15\"\nsymbol = \"X\"\ncrosses = 15\n")
+        try ReplayDaemonFiles.write(in: directory, prices: prices)
     }
 
     static func alertTimes(_ lines: [String]) -> [String] {
