@@ -58,11 +58,23 @@ let package = Package(
             name: "PriceWatchSinks",
             dependencies: ["PriceWatchCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        // The long-running services: pollers, the engine actor, the dispatcher, the reloader.
+        // The long-running services: pollers, the rule evaluator, the dispatcher, the reloader.
+        // They talk to adapters only through the core's ports: no adapter module here.
         .target(
-            name: "PriceWatchEngine",
+            name: "PriceWatchServices",
             dependencies: [
                 "PriceWatchCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The composition root: wires the adapters to the services, owns the daemon, and holds
+        // the use cases the command line calls.
+        .target(
+            name: "PriceWatchApp",
+            dependencies: [
+                "PriceWatchCore",
+                "PriceWatchServices",
                 "PriceWatchConfig",
                 "PriceWatchStore",
                 "PriceWatchProviders",
@@ -74,16 +86,11 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
-        // The executable: argument parsing and wiring only.
+        // The executable: argument parsing only.
         .executableTarget(
             name: "pricewatch",
             dependencies: [
-                "PriceWatchCore",
-                "PriceWatchConfig",
-                "PriceWatchEngine",
-                "PriceWatchProviders",
-                "PriceWatchSystemd",
-                "PriceWatchCurl",
+                "PriceWatchApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -94,7 +101,7 @@ let package = Package(
             dependencies: [
                 // The outbox mode drives the daemon's own delivery path to a loopback receiver; the
                 // poll-cycle mode, the real poller, provider and libcurl transport.
-                "PriceWatchCore", "PriceWatchCurl", "PriceWatchEngine", "PriceWatchProviders", "PriceWatchStore",
+                "PriceWatchCore", "PriceWatchCurl", "PriceWatchServices", "PriceWatchApp", "PriceWatchProviders", "PriceWatchStore",
                 "PriceWatchTestKit", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/pricewatch-bench"
@@ -113,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PriceWatchEngineTests",
-            dependencies: ["PriceWatchEngine", "PriceWatchCore", "PriceWatchStore", "PriceWatchProviders",
+            dependencies: ["PriceWatchServices", "PriceWatchApp", "PriceWatchCore", "PriceWatchStore", "PriceWatchProviders",
                            "PriceWatchSinks", "PriceWatchCurl", "PriceWatchSystemd", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit", "PriceWatchCore", "PriceWatchStore"]),

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
 import PriceWatchCore
-import PriceWatchEngine
+import PriceWatchApp
+import PriceWatchServices
 import PriceWatchStore
 import PriceWatchTestKit
 import Synchronization

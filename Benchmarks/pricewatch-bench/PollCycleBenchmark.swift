@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PriceWatchCore
 import PriceWatchCurl
-import PriceWatchEngine
+import PriceWatchServices
 import PriceWatchProviders
 import PriceWatchStore
 import PriceWatchTestKit

@@ -1,4 +1,5 @@
 import CSystemd
+import PriceWatchCore
 import Logging
 import Synchronization
 #if canImport(Glibc)

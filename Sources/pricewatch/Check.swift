@@ -1,7 +1,7 @@
 import ArgumentParser
 import PriceWatchConfig
 import PriceWatchCore
-import PriceWatchEngine
+import PriceWatchApp
 import Foundation
 
 /// `pricewatch check`: validate the main file and every rule file.

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import PriceWatchConfig
 import PriceWatchCore
-import PriceWatchEngine
+import PriceWatchApp
 
 /// `pricewatch notify-test SINK`: sends a test alert through one configured sink, directly
 /// (not through the outbox), and reports the outcome.

@@ -3,7 +3,7 @@ import Foundation
 import PriceWatchConfig
 import PriceWatchCore
 import PriceWatchCurl
-import PriceWatchEngine
+import PriceWatchApp
 
 /// The provider `quote` and `search` ask: `--provider NAME`, else the main file's `provider`,
 /// else the only provider. Prints the configuration's errors (not its warnings: they are about

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import PriceWatchEngine
+import PriceWatchApp
 import PriceWatchSystemd
 
 /// `pricewatch run`: the daemon, in the foreground.

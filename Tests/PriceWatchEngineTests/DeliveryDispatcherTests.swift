@@ -1,7 +1,7 @@
 import Foundation
 import PriceWatchCore
 import PriceWatchCurl
-import PriceWatchEngine
+import PriceWatchServices
 import PriceWatchSinks
 import PriceWatchStore
 import PriceWatchTestKit

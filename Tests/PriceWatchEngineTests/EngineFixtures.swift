@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PriceWatchCore
-import PriceWatchEngine
+import PriceWatchServices
 import PriceWatchStore
 import PriceWatchTestKit
 

@@ -1,5 +1,5 @@
 import PriceWatchCore
-import PriceWatchEngine
+import PriceWatchServices
 import PriceWatchStore
 import Testing
 

@@ -1,6 +1,6 @@
 import PriceWatchCore
 import PriceWatchCurl
-import PriceWatchEngine
+import PriceWatchServices
 import PriceWatchProviders
 import PriceWatchStore
 import PriceWatchTestKit

@@ -1,6 +1,6 @@
 import PriceWatchCore
 import PriceWatchCurl
-import PriceWatchEngine
+import PriceWatchApp
 import PriceWatchTestKit
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import PriceWatchCore
 import PriceWatchSystemd
 import PriceWatchTestKit
 import Testing
@@ -40,7 +41,7 @@ struct JournalIntegrationTests {
                                  "no alert entry among \(ours.count) pricewatch entries: \(result.error)")
         #expect((alert["MESSAGE"] as? String)?.hasPrefix("alert fired: ") == true)
         #expect(alert["PRIORITY"] as? String == "5")
-        #expect(alert["CODE_FILE"] as? String == "PriceWatchEngine/RuleEvaluator.swift")
+        #expect(alert["CODE_FILE"] as? String == "PriceWatchServices/RuleEvaluator.swift")
         #expect(Int(alert["CODE_LINE"] as? String ?? "") ?? 0 > 0)
         #expect((alert["CODE_FUNC"] as? String)?.hasPrefix("ingest(") == true)
         #expect(alert["PRICEWATCH_RULE"] as? String == "x-crosses-15")
@@ -58,7 +59,7 @@ struct JournalIntegrationTests {
 
         let reloaded = try #require(ours.first { $0["MESSAGE_ID"] as? String == OperatorEvent.configurationReloaded.messageID })
         #expect((reloaded["MESSAGE"] as? String)?.hasPrefix("configuration reloaded: 2 rules") == true)
-        #expect(reloaded["CODE_FILE"] as? String == "PriceWatchEngine/PollingService.swift")
+        #expect(reloaded["CODE_FILE"] as? String == "PriceWatchServices/PollingService.swift")
 
         // Start and stop lines, in order; nothing of ours went to the stream as a plain line.
         let messages = ours.compactMap { Self.text($0["MESSAGE"]) }

@@ -1,4 +1,5 @@
 import Logging
+import PriceWatchCore
 @testable import PriceWatchSystemd
 import Testing
 

@@ -27,7 +27,7 @@ import sqlite3
 import sys
 
 
-# The journal MESSAGE_IDs of Sources/PriceWatchSystemd/OperatorEvent.swift (fixed forever).
+# The journal MESSAGE_IDs of Sources/PriceWatchSystemd/OperatorEventMessageID.swift (fixed forever).
 MESSAGE_IDS = {
     "alert-fired": "5543079bbf4649709b214a9d0111fad7",
     "delivery-dead-lettered": "27811feb625046b8896d6b338066355f",

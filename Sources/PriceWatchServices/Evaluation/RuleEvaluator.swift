@@ -1,6 +1,5 @@
 import Logging
 import PriceWatchCore
-import PriceWatchSystemd
 
 /// The single owner of rule state in the daemon: takes each poll's quotes, runs them through
 /// the ``AlertEngine`` and writes the outcome to the store in one transaction.

@@ -1,7 +1,5 @@
 import Logging
-import PriceWatchConfig
 import PriceWatchCore
-import PriceWatchSystemd
 import ServiceLifecycle
 
 /// Runs one ``ProviderPoller`` per provider and reloads the configuration on request (SIGHUP).

@@ -1,6 +1,5 @@
 import Logging
 import PriceWatchCore
-import PriceWatchSystemd
 
 /// Delivers the outbox: picks due deliveries from the store, sink by sink, hands each (or each
 /// group) to its sink, and records the outcome (delivered, retry later, dead letter).

@@ -1,5 +1,3 @@
-import PriceWatchCore
-
 /// The one-line summary of a configuration used by `pricewatch check`, the start-up log line
 /// and the service status: `4 rules on 2 symbols, 1 provider, 1 sink`.
 public enum ConfigurationSummary {

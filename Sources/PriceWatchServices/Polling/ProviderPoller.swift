@@ -1,6 +1,5 @@
 import Logging
 import PriceWatchCore
-import PriceWatchSystemd
 import Synchronization
 
 /// Polls one provider for its symbols at a fixed rate, on a monotonic clock, without drift,

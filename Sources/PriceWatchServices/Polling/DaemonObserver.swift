@@ -1,5 +1,4 @@
 import PriceWatchCore
-import PriceWatchSystemd
 
 /// Lifecycle events of the daemon, for the service manager (systemd's `sd_notify`: READY,
 /// RELOADING, STOPPING, STATUS, WATCHDOG) or tests.
@@ -35,6 +34,3 @@ public struct SilentDaemonObserver: DaemonObserver {
     public func stopping() {}
     public func run() async {}
 }
-
-/// systemd's observer (`sd_notify`, the watchdog) is the daemon's.
-extension SystemdObserver: DaemonObserver {}

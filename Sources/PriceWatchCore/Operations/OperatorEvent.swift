@@ -1,8 +1,6 @@
-import Logging
-
-/// The events an operator searches the journal for, each with its fixed journal `MESSAGE_ID`
-/// (`journalctl MESSAGE_ID=...`). This is the only place the ids are defined; the README
-/// lists them.
+/// The events an operator searches the logs for. This is the only place the events are
+/// defined; the systemd adapter maps each to its fixed journal `MESSAGE_ID`
+/// (`journalctl MESSAGE_ID=...`), and `docs/operations.md` lists them.
 ///
 /// A log call marks its event with the `event` metadata key:
 ///
@@ -28,20 +26,5 @@ public enum OperatorEvent: String, CaseIterable, Sendable, CustomStringConvertib
     /// The metadata key log calls use to name their event.
     public static let metadataKey = "event"
 
-    /// The journal's `MESSAGE_ID`: 128 bits as 32 lower-case hex digits, fixed forever.
-    public var messageID: String {
-        switch self {
-        case .alertFired: "5543079bbf4649709b214a9d0111fad7"
-        case .deliveryDeadLettered: "27811feb625046b8896d6b338066355f"
-        case .configurationReloaded: "945e35f766c747f6bea7da72ca183a40"
-        case .configurationRejected: "24a3a6bebcb84725afdf71bba4a9cbe9"
-        case .providerFailing: "98be351dce404f41b42930e9ce3cea5d"
-        case .schedulerStalled: "98f75738213248518979902d3cb273e1"
-        }
-    }
-
     public var description: String { rawValue }
-
-    /// The value to log under ``metadataKey``.
-    public var metadataValue: Logger.MetadataValue { .string(rawValue) }
 }

@@ -5,10 +5,14 @@ import ServiceLifecycle
 ///
 /// The daemon lists it first, so it is shut down last: the watchdog keeps pinging while the
 /// pollers stop and the dispatcher drains.
-struct ObserverService: Service {
+public struct ObserverService: Service {
     let observer: any DaemonObserver
 
-    func run() async throws {
+    public init(observer: any DaemonObserver) {
+        self.observer = observer
+    }
+
+    public func run() async throws {
         await cancelWhenGracefulShutdown {
             await observer.run()
         }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchServices
 import PriceWatchStore
 import PriceWatchSystemd
 import ServiceLifecycle
