@@ -75,12 +75,13 @@ import Testing
         return ServiceSetup(configuration: F.configuration(rules: rules), providers: [:], sinks: [:])
     }
 
-    /// Waits (yielding, with a real-time deadline) until `condition` holds.
+    /// Waits until `condition` holds, looking every few milliseconds, up to a real-time deadline.
+    /// (Not a spin of yields: on a loaded pool those can starve the load's task.)
     static func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
         while ContinuousClock.now < deadline {
             if condition() { return true }
-            await Task.yield()
+            try? await Task.sleep(for: .milliseconds(5))
         }
         return condition()
     }
