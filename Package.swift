@@ -121,7 +121,8 @@ let package = Package(
         .testTarget(
             name: "PriceWatchEngineTests",
             dependencies: ["PriceWatchServices", "PriceWatchApp", "PriceWatchCore", "PriceWatchStore", "PriceWatchProviders",
-                           "PriceWatchSinks", "PriceWatchCurl", "PriceWatchSystemd", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
+                           "PriceWatchSinks", "PriceWatchCurl", "PriceWatchSystemd", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit", "PriceWatchCore", "PriceWatchStore"]),
         .testTarget(

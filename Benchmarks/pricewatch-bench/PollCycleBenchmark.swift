@@ -76,14 +76,14 @@ enum PollCycleBenchmark {
         var legs: [Leg] = []
         if yahooCount > 0 {
             legs.append(Leg(name: "yahoo", symbols: yahooCount, batch: yahoo.maximumBatchSize, server: yahooServer,
-                            pollOnce: { [poller = ProviderPoller(provider: yahoo, symbols: yahooSymbols, interval: .seconds(60), evaluator: evaluator,
+                            pollOnce: { [poller = ProviderPoller(provider: yahoo, symbols: yahooSymbols, interval: .seconds(60), consumers: [evaluator],
                                                                   clock: ContinuousClock(), wallClock: wallClock, logger: logger)] in
                                 await poller.pollOnce() },
                             isSetup: { $0.path != "/v7/finance/quote" }))
         }
         if binanceCount > 0 {
             legs.append(Leg(name: "binance", symbols: binanceCount, batch: binance.maximumBatchSize, server: binanceServer,
-                            pollOnce: { [poller = ProviderPoller(provider: binance, symbols: binanceSymbols, interval: .seconds(60), evaluator: evaluator,
+                            pollOnce: { [poller = ProviderPoller(provider: binance, symbols: binanceSymbols, interval: .seconds(60), consumers: [evaluator],
                                                                   clock: ContinuousClock(), wallClock: wallClock, logger: logger)] in
                                 await poller.pollOnce() },
                             isSetup: { _ in false }))

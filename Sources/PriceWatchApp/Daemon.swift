@@ -74,10 +74,14 @@ public enum Daemon {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
-        let polling = PollingService(
-            initial: setup, evaluator: evaluator, sinkRegistry: sinkRegistry, clock: clock, wallClock: wallClock,
-            logger: logger, reloadRequests: reloadRequests, observer: observer,
-            loadSetup: { previous in
+        let polling = PollingService(initial: setup, consumers: [evaluator], clock: clock, wallClock: wallClock,
+                                     logger: logger, observer: observer)
+        // The order of the switch: the pollers stop, the evaluator takes the new rules (or
+        // refuses them), the sinks switch over, the pollers start again.
+        let reloads = ReloadCoordinator(
+            initial: setup, subscribers: [polling, evaluator, sinkRegistry], reloadRequests: reloadRequests,
+            observer: observer, logger: logger, wallClock: wallClock,
+            load: { previous in
                 logger.info("reloading configuration from \(configPath)")
                 return loadSetup(configPath: configPath, environment: environment, previous: previous, transports: transports)
             })
@@ -87,6 +91,9 @@ public enum Daemon {
                 .init(service: ObserverService(observer: observer), successTerminationBehavior: .ignore),
                 .init(service: DispatchService(dispatcher: dispatcher)),
                 .init(service: polling),
+                // Last, so it hears of shutdown first: STOPPING=1 at once, and a reload in
+                // progress is abandoned.
+                .init(service: reloads),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
@@ -104,7 +111,7 @@ public enum Daemon {
     /// Loads and validates the configuration and builds its adapters. Providers whose settings
     /// are unchanged from `previous` are reused.
     static func loadSetup(configPath: String, environment: [String: String],
-                          previous: PollingService<ContinuousClock>.Setup?, transports: NetworkTransports) -> (PollingService<ContinuousClock>.Setup?, [Diagnostic]) {
+                          previous: ServiceSetup?, transports: NetworkTransports) -> (ServiceSetup?, [Diagnostic]) {
         let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment)
         guard let configuration, !diagnostics.containsErrors else { return (nil, diagnostics) }
         // Build only providers that are new or whose settings changed; reuse the others.
@@ -122,7 +129,7 @@ public enum Daemon {
         let (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration, transport: transports.http, mailTransport: transports.mail)
         let all = diagnostics + providerDiagnostics + sinkDiagnostics
         guard !all.containsErrors else { return (nil, all) }
-        return (PollingService.Setup(configuration: configuration, providers: providers, sinks: sinks), all)
+        return (ServiceSetup(configuration: configuration, providers: providers, sinks: sinks), all)
     }
 
     /// Prints diagnostics to standard error, one per line (under systemd, the journal).

@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
-import PriceWatchConfig
+import PriceWatchApp
 import PriceWatchCore
-import PriceWatchStore
 
 /// `pricewatch alerts [--since DURATION] [--format text|json]`: the alert log with the state
 /// of each delivery, read from the state database while the daemon may be running.
@@ -37,31 +36,30 @@ struct Alerts: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (location, diagnostics) = ConfigurationLoader.stateLocation(mainFile: config.path)
-        StandardOutput.report(diagnostics)
-        guard let location else { throw ExitCode(1) }
-        let records: [AlertRecord]
-        do {
-            let store = try SQLiteAlertStore.openReadOnly(path: location.statePath)
-            let cutoff = try since.map { Self.now().subtracting(try RuleDuration(parsing: $0)) }
-            records = try await store.alerts(since: cutoff)
-            try store.close()
-        } catch {
+        // validate() has parsed --since already.
+        let cutoff = since.flatMap { try? RuleDuration(parsing: $0) }.map { Self.now().subtracting($0) }
+        let log: ReadAlertLog.Log
+        switch await ReadAlertLog.read(configPath: config.path, since: cutoff, report: StandardOutput.report) {
+        case .configurationFailed:
+            throw ExitCode(1)
+        case .failed(let error):
             var errors = StandardOutput.error()
             errors.line("error: \(error)")
             errors.flush()
             throw ExitCode(1)
+        case .read(let read):
+            log = read
         }
         var output = StandardOutput.output()
-        for record in records {
+        for record in log.records {
             switch format {
             case .text:
                 output.line("\(AlertRendering.textLine(record.alert)) [\(record.alert.id)]")
                 for delivery in record.deliveries {
-                    output.line("  \(location.sinkIdentities[delivery.sink] ?? delivery.sink): \(Self.state(of: delivery))")
+                    output.line("  \(log.sinkIdentities[delivery.sink] ?? delivery.sink): \(Self.state(of: delivery))")
                 }
             case .json:
-                output.line(Self.jsonLine(record, identities: location.sinkIdentities))
+                output.line(Self.jsonLine(record, identities: log.sinkIdentities))
             }
         }
         output.flush()

@@ -1,7 +1,6 @@
 import ArgumentParser
-import PriceWatchConfig
+import PriceWatchApp
 import PriceWatchCore
-import PriceWatchProviders
 
 /// `pricewatch backtest --rules PATH --data CSV [--format text|json]`
 struct Backtest: ParsableCommand {
@@ -19,22 +18,18 @@ struct Backtest: ParsableCommand {
     var format: OutputFormat = .text
 
     func run() throws {
-        let (rules, ruleDiagnostics) = ConfigurationLoader.loadRules(at: self.rules)
-        let (series, dataDiagnostics) = PriceSeriesFile.read(path: data)
-        StandardOutput.report(ruleDiagnostics + dataDiagnostics)
-        guard let rules, let series, !(ruleDiagnostics + dataDiagnostics).containsErrors else {
-            throw ExitCode(1)
-        }
         var output = StandardOutput.output()
-        let summary = Backtester.run(rules: rules, series: series) { alert in
+        let outcome = RunBacktest.run(rulesPath: rules, dataPath: data, report: StandardOutput.report) { alert in
             switch format {
             case .text: output.line(AlertRendering.textLine(alert))
             case .json: output.line(AlertRendering.jsonLine(alert))
             }
         }
+        guard let outcome else { throw ExitCode(1) }
         output.flush()
+        let summary = outcome.summary
         var errorStream = StandardOutput.error()
-        errorStream.line("backtest: \(summary.rows) rows, \(rules.count) rules, \(summary.evaluations) evaluations, \(summary.alerts) alerts")
+        errorStream.line("backtest: \(summary.rows) rows, \(outcome.ruleCount) rules, \(summary.evaluations) evaluations, \(summary.alerts) alerts")
         errorStream.flush()
     }
 }

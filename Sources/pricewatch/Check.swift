@@ -1,8 +1,7 @@
 import ArgumentParser
-import PriceWatchConfig
-import PriceWatchCore
-import PriceWatchApp
 import Foundation
+import PriceWatchApp
+import PriceWatchCore
 
 /// `pricewatch check`: validate the main file and every rule file.
 struct Check: ParsableCommand {
@@ -13,17 +12,9 @@ struct Check: ParsableCommand {
     @OptionGroup var config: ConfigOption
 
     func run() throws {
-        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: config.path,
-                                                                    environment: ProcessInfo.processInfo.environment)
-        var all = diagnostics
-        if let configuration, !diagnostics.containsErrors {
-            // Building the adapters checks what only they know (a replay file's rows).
-            let transports = NetworkTransports()
-            all += AdapterFactory.providers(for: configuration, transport: transports.http).diagnostics
-            all += AdapterFactory.sinks(for: configuration, transport: transports.http, mailTransport: transports.mail).diagnostics
-        }
+        let (configuration, all) = CheckConfiguration.run(configPath: config.path, environment: ProcessInfo.processInfo.environment)
         StandardOutput.report(all)
-        guard let configuration, !all.containsErrors else { throw ExitCode(1) }
+        guard let configuration else { throw ExitCode(1) }
         var output = StandardOutput.output()
         output.line("\(config.path): ok: \(ConfigurationSummary.line(configuration))")
         output.flush()

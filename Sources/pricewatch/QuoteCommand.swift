@@ -1,4 +1,5 @@
 import ArgumentParser
+import PriceWatchApp
 import PriceWatchCore
 
 /// `pricewatch quote [--provider NAME] [--format text|json] SYMBOL...`
@@ -34,29 +35,13 @@ struct QuoteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let selection = try QuoteProviderSelection.load(configPath: config.path, requested: provider)
-        var unique: [String] = []
-        for symbol in symbols where !unique.contains(symbol) { unique.append(symbol) }
-        let batchSize = max(1, selection.provider.maximumBatchSize)
-        var answers: [String: Result<Quote, ProviderError>] = [:]
-        for start in stride(from: 0, to: unique.count, by: batchSize) {
-            let batch = Array(unique[start..<min(start + batchSize, unique.count)])
-            do {
-                let results = try await selection.provider.fetch(batch)
-                for symbol in batch {
-                    answers[symbol] = results[symbol]
-                        ?? .failure(ProviderError(.transient, "provider '\(selection.name)' gave no quote"))
-                }
-            } catch {
-                for symbol in batch { answers[symbol] = .failure(error) }
-            }
-        }
+        let answers = await LookUpQuotes.fetch(symbols, from: selection)
         var quotes: [Quote] = []
         var errors = StandardOutput.error()
-        for symbol in unique {
-            switch answers[symbol] {
-            case .success(let quote)?: quotes.append(quote)
-            case .failure(let error)?: errors.line("\(symbol): error: \(error.message)")
-            case nil: errors.line("\(symbol): error: no answer")
+        for (symbol, answer) in answers {
+            switch answer {
+            case .success(let quote): quotes.append(quote)
+            case .failure(let error): errors.line("\(symbol): error: \(error.message)")
             }
         }
         var output = StandardOutput.output()
@@ -68,6 +53,6 @@ struct QuoteCommand: AsyncParsableCommand {
         }
         output.flush()
         errors.flush()
-        if quotes.count != unique.count { throw ExitCode.failure }
+        if quotes.count != answers.count { throw ExitCode.failure }
     }
 }

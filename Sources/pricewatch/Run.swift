@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import PriceWatchApp
-import PriceWatchSystemd
 
 /// `pricewatch run`: the daemon, in the foreground.
 struct Run: AsyncParsableCommand {

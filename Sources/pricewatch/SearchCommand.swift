@@ -1,4 +1,5 @@
 import ArgumentParser
+import PriceWatchApp
 import PriceWatchCore
 
 /// `pricewatch search [--provider NAME] [--format text|json] QUERY`

@@ -84,7 +84,7 @@ import Testing
         let mirror = BinanceProvider(name: "mirror", transport: transport, baseURL: mirrorServer.baseURL, timeout: .seconds(5))
         let (evaluator, store) = try await Self.evaluator(F.rule("cross-100", .crosses(F.decimal("100")), symbols: ["BTCUSDT"], provider: "binance"))
         let log = CapturingLogHandler()
-        let poller = ProviderPoller(provider: primary, symbols: ["BTCUSDT"], interval: .seconds(60), evaluator: evaluator,
+        let poller = ProviderPoller(provider: primary, symbols: ["BTCUSDT"], interval: .seconds(60), consumers: [evaluator],
                                     clock: clock, wallClock: ManualWallClock().function, logger: log.logger,
                                     fallbacks: [.init(provider: mirror)], settings: Self.settings(), random: { 0.5 })
 
@@ -130,7 +130,7 @@ import Testing
         let primary = BinanceProvider(name: "binance", transport: transport, baseURL: gone.baseURL, timeout: .seconds(5))
         let mirror = BinanceProvider(name: "mirror", transport: transport, baseURL: mirrorServer.baseURL, timeout: .seconds(5))
         let (evaluator, store) = try await Self.evaluator(F.rule("above-100", .above(F.decimal("100")), symbols: ["BTCUSDT"], provider: "binance"))
-        let poller = ProviderPoller(provider: primary, symbols: ["BTCUSDT"], interval: .seconds(60), evaluator: evaluator,
+        let poller = ProviderPoller(provider: primary, symbols: ["BTCUSDT"], interval: .seconds(60), consumers: [evaluator],
                                     clock: clock, wallClock: ManualWallClock().function, logger: F.logger,
                                     fallbacks: [.init(provider: mirror)], settings: Self.settings(), random: { 0 })
         let poll = Task { await poller.pollOnce() }

@@ -64,8 +64,9 @@ final class FaultyProvider: QuoteProvider, Sendable {
     }
 }
 
-/// A swift-log handler that keeps every line, for asserting what the daemon logs.
-final class CapturingLogHandler: LogHandler, Sendable {
+/// Keeps every line its loggers log, for asserting what the daemon logs. Each logger made from
+/// ``logger`` has metadata of its own (a poller sets its provider once), as with a real handler.
+final class CapturingLogHandler: Sendable {
     struct Line: Sendable, Equatable {
         var level: Logger.Level
         var message: String
@@ -76,31 +77,33 @@ final class CapturingLogHandler: LogHandler, Sendable {
     }
 
     private let storage = Mutex<[Line]>([])
-    var metadata: Logger.Metadata {
-        get { [:] }
-        set {}
-    }
-    var logLevel: Logger.Level {
-        get { .debug }
-        set {}
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { nil }
-        set {}
-    }
 
     var lines: [Line] { storage.withLock { $0 } }
 
     /// Lines at `level` or above.
     func lines(atLeast level: Logger.Level) -> [Line] { lines.filter { $0.level >= level } }
 
-    func log(event: LogEvent) {
-        let entry = Line(level: event.level, message: "\(event.message)", provider: event.metadata?["provider"].map { "\($0)" },
-                         symbol: event.metadata?["symbol"].map { "\($0)" },
-                         event: event.metadata?[OperatorEvent.metadataKey].map { "\($0)" })
+    fileprivate func record(_ event: LogEvent, metadata: Logger.Metadata) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        let entry = Line(level: event.level, message: "\(event.message)", provider: merged["provider"].map { "\($0)" },
+                         symbol: merged["symbol"].map { "\($0)" },
+                         event: merged[OperatorEvent.metadataKey].map { "\($0)" })
         storage.withLock { $0.append(entry) }
     }
 
-    var logger: Logger { Logger(label: "test", factory: { _ in self }) }
+    var logger: Logger { Logger(label: "test", factory: { _ in Handle(owner: self) }) }
+
+    /// One logger's handler: its own metadata, lines to the owner.
+    private struct Handle: LogHandler {
+        let owner: CapturingLogHandler
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .debug
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) { owner.record(event, metadata: metadata) }
+    }
 }

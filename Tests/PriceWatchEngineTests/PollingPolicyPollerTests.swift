@@ -47,7 +47,7 @@ import Testing
         let provider = FaultyProvider(name: "feed", clock: clock, script: [.fail(Self.serverError), .fail(Self.serverError)],
                                       otherwise: .quoteAll(price: "150", time: 1_000))
         let (evaluator, store) = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("100")))])
-        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), evaluator: evaluator, clock: clock,
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), consumers: [evaluator], clock: clock,
                                     wallClock: ManualWallClock().function, logger: F.logger, settings: Self.settings(), random: { 0.5 })
         let poll = Task { await poller.pollOnce() }
         #expect(await clock.waitForSleepers(1))
@@ -69,7 +69,7 @@ import Testing
         let limited = ProviderError(.rateLimited, "HTTP 429", retryAfterSeconds: 7)
         let provider = FaultyProvider(name: "feed", clock: clock, script: [.fail(limited)])
         let (evaluator, _) = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")))])
-        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), evaluator: evaluator, clock: clock,
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), consumers: [evaluator], clock: clock,
                                     wallClock: ManualWallClock().function, logger: F.logger, settings: Self.settings(), random: { 0.9 })
         let poll = Task { await poller.pollOnce() }
         #expect(await clock.waitForSleepers(1))
@@ -85,7 +85,7 @@ import Testing
         let limited = ProviderError(.rateLimited, "HTTP 429", retryAfterSeconds: 150)
         let provider = FaultyProvider(name: "feed", clock: clock, script: [.fail(limited)])
         let (evaluator, _) = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")))])
-        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), evaluator: evaluator, clock: clock,
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), consumers: [evaluator], clock: clock,
                                     wallClock: ManualWallClock().function, logger: F.logger, settings: Self.settings())
         let task = Task { await poller.run() }
         defer { task.cancel() }
@@ -101,7 +101,7 @@ import Testing
         let clock = ManualClock()
         let provider = FaultyProvider(name: "feed", clock: clock, script: [.fail(Self.serverError), .fail(Self.serverError)])
         let (evaluator, _) = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")))])
-        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(10), evaluator: evaluator, clock: clock,
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(10), consumers: [evaluator], clock: clock,
                                     wallClock: ManualWallClock().function, logger: F.logger,
                                     settings: Self.settings(attempts: 5, initial: .seconds(6), jitter: 0))
         let task = Task { await poller.run() }
@@ -119,7 +119,7 @@ import Testing
         let clock = ManualClock()
         let provider = FaultyProvider(name: "feed", clock: clock, script: [.fail(ProviderError(.permanent, "HTTP 401: invalid API key"))])
         let (evaluator, _) = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")))])
-        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), evaluator: evaluator, clock: clock,
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), consumers: [evaluator], clock: clock,
                                     wallClock: ManualWallClock().function, logger: F.logger, settings: Self.settings())
         await poller.pollOnce()
         #expect(provider.calls.count == 1)
@@ -134,7 +134,7 @@ import Testing
         let (evaluator, _) = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")), symbols: ["A", "B", "C", "D", "E", "F"])])
         let limiter = RateLimiter(requestsPerMinute: 30, clock: clock) // one request every 2 s
         let poller = ProviderPoller(provider: provider, symbols: ["A", "B", "C", "D", "E", "F"], interval: .seconds(60),
-                                    evaluator: evaluator, clock: clock, wallClock: ManualWallClock().function, logger: F.logger,
+                                    consumers: [evaluator], clock: clock, wallClock: ManualWallClock().function, logger: F.logger,
                                     limiter: limiter)
         let poll = Task { await poller.pollOnce() }
         #expect(await Self.waitForCalls(provider, 1))
@@ -160,7 +160,7 @@ import Testing
                                      otherwise: .quoteAll(price: "99", time: 3_000))
         let backup = FaultyProvider(name: "backup", batchSize: 3, clock: clock, otherwise: .quoteAll(price: "101", time: 2_000))
         let (evaluator, store) = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("100")), symbols: symbols)])
-        let poller = ProviderPoller(provider: primary, symbols: symbols, interval: .seconds(60), evaluator: evaluator, clock: clock,
+        let poller = ProviderPoller(provider: primary, symbols: symbols, interval: .seconds(60), consumers: [evaluator], clock: clock,
                                     wallClock: ManualWallClock().function, logger: F.logger,
                                     fallbacks: [.init(provider: backup)], settings: Self.settings())
         await poller.pollOnce()
@@ -187,7 +187,7 @@ import Testing
         let second = FaultyProvider(name: "second", clock: clock, otherwise: .quoteAll(price: "6", time: 1_000))
         let (evaluator, store) = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")), symbols: ["A", "B"])],
                                                           providers: ["feed", "first", "second"])
-        let poller = ProviderPoller(provider: primary, symbols: ["A", "B"], interval: .seconds(60), evaluator: evaluator, clock: clock,
+        let poller = ProviderPoller(provider: primary, symbols: ["A", "B"], interval: .seconds(60), consumers: [evaluator], clock: clock,
                                     wallClock: ManualWallClock().function, logger: F.logger,
                                     fallbacks: [.init(provider: first), .init(provider: second)], settings: Self.settings())
         await poller.pollOnce()
@@ -205,7 +205,7 @@ import Testing
         let primary = FaultyProvider(name: "feed", clock: clock)
         let backup = FaultyProvider(name: "backup", clock: clock)
         let (evaluator, store) = try await Self.evaluator(rules: [F.rule("x", .crosses(F.decimal("100")))])
-        let poller = ProviderPoller(provider: primary, symbols: ["AAPL"], interval: .seconds(60), evaluator: evaluator, clock: clock,
+        let poller = ProviderPoller(provider: primary, symbols: ["AAPL"], interval: .seconds(60), consumers: [evaluator], clock: clock,
                                     wallClock: ManualWallClock().function, logger: F.logger,
                                     fallbacks: [.init(provider: backup)], settings: Self.settings(attempts: 1))
         let down = ProviderError(.transient, "HTTP 503")
@@ -242,7 +242,7 @@ import Testing
         let backup = FaultyProvider(name: "backup", clock: clock)
         var settings = Self.settings()
         settings.unknownSymbolRecheck = .seconds(3_600)
-        let poller = ProviderPoller(provider: provider, symbols: ["AAPL", "NOPE"], interval: .seconds(60), evaluator: evaluator,
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL", "NOPE"], interval: .seconds(60), consumers: [evaluator],
                                     clock: clock, wallClock: ManualWallClock().function, logger: log.logger,
                                     fallbacks: [.init(provider: backup)], settings: settings)
         for _ in 1...3 {
@@ -268,7 +268,7 @@ import Testing
                                       script: [.fail(ProviderError(.unknownSymbol, "HTTP 404: no data found, symbol may be delisted"))])
         let backup = FaultyProvider(name: "backup", clock: clock)
         let (evaluator, _) = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")), symbols: ["NOPE", "AAPL"])])
-        let poller = ProviderPoller(provider: provider, symbols: ["NOPE", "AAPL"], interval: .seconds(60), evaluator: evaluator,
+        let poller = ProviderPoller(provider: provider, symbols: ["NOPE", "AAPL"], interval: .seconds(60), consumers: [evaluator],
                                     clock: clock, wallClock: ManualWallClock().function, logger: F.logger,
                                     fallbacks: [.init(provider: backup)], settings: Self.settings())
         await poller.pollOnce()
@@ -285,7 +285,7 @@ import Testing
         let log = CapturingLogHandler()
         let (evaluator, _) = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")))])
         let wall = ManualWallClock()
-        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), evaluator: evaluator, clock: clock,
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), consumers: [evaluator], clock: clock,
                                     wallClock: wall.function, logger: log.logger, settings: Self.settings(staleAfter: .seconds(900)))
         for _ in 0..<6 {
             await poller.pollOnce()
@@ -306,7 +306,7 @@ import Testing
         let provider = FaultyProvider(name: "feed", clock: clock, otherwise: .quoteAll(price: "5", time: 1_000))
         let log = CapturingLogHandler()
         let (evaluator, _) = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")))])
-        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), evaluator: evaluator, clock: clock,
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), consumers: [evaluator], clock: clock,
                                     wallClock: ManualWallClock().function, logger: log.logger, settings: Self.settings(staleAfter: .seconds(900)))
         for _ in 0...20 {
             await poller.pollOnce()
@@ -329,7 +329,7 @@ import Testing
         let provider = FaultyProvider(name: "feed", clock: clock, otherwise: .answer(["AAPL": .success(closed)]))
         let log = CapturingLogHandler()
         let (evaluator, _) = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")))])
-        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), evaluator: evaluator, clock: clock,
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), consumers: [evaluator], clock: clock,
                                     wallClock: ManualWallClock().function, logger: log.logger, settings: Self.settings(staleAfter: .seconds(900)))
         for _ in 0...60 {
             await poller.pollOnce()
@@ -355,16 +355,12 @@ import Testing
         let store = try SQLiteAlertStore.inMemory()
         let evaluator = try await RuleEvaluator(configuration: configuration, store: store, doorbell: Doorbell(), logger: F.logger,
                                                 now: Timestamp(seconds: 0))
-        let (reloads, reloadFeed) = AsyncStream<Void>.makeStream()
         let service = PollingService(
             initial: .init(configuration: configuration, providers: ["feed": primary, "backup": backup], sinks: [:]),
-            evaluator: evaluator, sinkRegistry: SinkRegistry(), clock: clock, wallClock: ManualWallClock().function,
-            logger: F.logger, reloadRequests: reloads, observer: SilentDaemonObserver(), loadSetup: { _ in (nil, []) })
+            consumers: [evaluator], clock: clock, wallClock: ManualWallClock().function,
+            logger: F.logger, observer: SilentDaemonObserver())
         let task = Task { try await service.run() }
-        defer {
-            reloadFeed.finish()
-            task.cancel()
-        }
+        defer { task.cancel() }
         // feed's first batch fails at 0 s; the fallback takes A at once and B 10 s later (its own limit).
         #expect(await PollingPolicyPollerTests.waitForCalls(backup, 1))
         #expect(await clock.waitForSleepers(1))

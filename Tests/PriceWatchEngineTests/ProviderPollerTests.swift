@@ -27,7 +27,7 @@ import Testing
         let clock = ManualClock()
         let provider = ScriptedProvider(name: "fast")
         let evaluator = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")), provider: "fast")])
-        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), evaluator: evaluator,
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), consumers: [evaluator],
                                     clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
         let task = Task { await poller.run() }
         defer { task.cancel() }
@@ -48,7 +48,7 @@ import Testing
         let clock = ManualClock()
         let provider = ScriptedProvider(name: "slow")
         let evaluator = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")), provider: "slow")])
-        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(10), evaluator: evaluator,
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(10), consumers: [evaluator],
                                     clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
         provider.hang()
         let task = Task { await poller.run() }
@@ -73,7 +73,7 @@ import Testing
         ])
         slow.hang()
         let pollers = [slow, fast].map { provider in
-            ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(10), evaluator: evaluator,
+            ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(10), consumers: [evaluator],
                            clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
         }
         let task = Task { await withTaskGroup(of: Void.self) { group in for poller in pollers { group.addTask { await poller.run() } } } }
@@ -95,7 +95,7 @@ import Testing
         let provider = ScriptedProvider(name: "fast", batchSize: 2)
         let evaluator = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")), symbols: ["A", "B", "C", "D", "E"], provider: "fast")])
         let poller = ProviderPoller(provider: provider, symbols: ["A", "B", "C", "D", "E"], interval: .seconds(60),
-                                    evaluator: evaluator, clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
+                                    consumers: [evaluator], clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
         await poller.pollOnce()
         #expect(provider.calls == [["A", "B"], ["C", "D"], ["E"]])
     }

@@ -59,7 +59,7 @@ struct JournalIntegrationTests {
 
         let reloaded = try #require(ours.first { $0["MESSAGE_ID"] as? String == OperatorEvent.configurationReloaded.messageID })
         #expect((reloaded["MESSAGE"] as? String)?.hasPrefix("configuration reloaded: 2 rules") == true)
-        #expect(reloaded["CODE_FILE"] as? String == "PriceWatchServices/PollingService.swift")
+        #expect(reloaded["CODE_FILE"] as? String == "PriceWatchServices/ReloadCoordinator.swift")
 
         // Start and stop lines, in order; nothing of ours went to the stream as a plain line.
         let messages = ours.compactMap { Self.text($0["MESSAGE"]) }

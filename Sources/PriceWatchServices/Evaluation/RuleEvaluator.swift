@@ -12,7 +12,7 @@ public actor RuleEvaluator {
     private var configuration: Configuration
     private let store: any AlertStore
     private let doorbell: Doorbell
-    private var logger: Logger
+    var logger: Logger
     private var lastPrune: Timestamp?
     /// How often old quote history is pruned from the store.
     static let pruneInterval: Int64 = 3_600_000

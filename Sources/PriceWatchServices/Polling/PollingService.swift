@@ -1,119 +1,85 @@
 import Logging
 import PriceWatchCore
 import ServiceLifecycle
+import Synchronization
 
-/// Runs one ``ProviderPoller`` per provider and reloads the configuration on request (SIGHUP).
+/// The poll schedule: one ``ProviderPoller`` per provider with watched symbols, each
+/// publishing its polls to the quote consumers, until graceful shutdown.
 ///
-/// A reload parses and validates the whole new configuration first; if it has any error, every
-/// diagnostic is logged and the running configuration stays. Otherwise the pollers stop, the
-/// evaluator and the sinks switch over, and new pollers start. Providers whose settings did
-/// not change are kept (a replay keeps its position).
-public final class PollingService<C: Clock<Duration>>: Service {
+/// It takes its part of each new configuration from the ``ReloadCoordinator`` (it is a
+/// ``ConfigurationSubscriber``): the pollers stop before the switch and start again under the
+/// configuration that then runs. Providers whose settings did not change are the same objects
+/// in the new setup (a replay keeps its position).
+public final class PollingService<C: Clock<Duration>>: Service, ConfigurationSubscriber {
     /// Everything a running configuration consists of.
-    public struct Setup: Sendable {
-        public var configuration: Configuration
-        public var providers: [String: any QuoteProvider]
-        public var sinks: [String: any NotificationSink]
+    public typealias Setup = ServiceSetup
 
-        public init(configuration: Configuration, providers: [String: any QuoteProvider], sinks: [String: any NotificationSink]) {
-            self.configuration = configuration
-            self.providers = providers
-            self.sinks = sinks
-        }
-    }
-
-    private let initial: Setup
-    private let evaluator: RuleEvaluator
-    private let sinkRegistry: SinkRegistry
+    private let consumers: [any QuoteConsumer]
     private let clock: C
     private let wallClock: @Sendable () -> Timestamp
     private let logger: Logger
-    private let reloadRequests: AsyncStream<Void>
-    private let loadSetup: @Sendable (_ previous: Setup) async -> (Setup?, [Diagnostic])
     private let observer: any DaemonObserver
+    private let state: Mutex<State>
 
-    public init(initial: Setup, evaluator: RuleEvaluator, sinkRegistry: SinkRegistry, clock: C,
-                wallClock: @escaping @Sendable () -> Timestamp, logger: Logger, reloadRequests: AsyncStream<Void>,
-                observer: any DaemonObserver,
-                loadSetup: @escaping @Sendable (_ previous: Setup) async -> (Setup?, [Diagnostic])) {
-        self.initial = initial
-        self.evaluator = evaluator
-        self.sinkRegistry = sinkRegistry
+    private struct State {
+        var setup: ServiceSetup
+        var pollers: Task<Void, Never>?
+        var started = false
+        var stopped = false
+    }
+
+    /// - Parameter consumers: every receiver of the quote stream (the rule evaluator among them).
+    public init(initial: ServiceSetup, consumers: [any QuoteConsumer], clock: C, wallClock: @escaping @Sendable () -> Timestamp,
+                logger: Logger, observer: any DaemonObserver) {
+        self.consumers = consumers
         self.clock = clock
         self.wallClock = wallClock
         self.logger = logger
-        self.reloadRequests = reloadRequests
         self.observer = observer
-        self.loadSetup = loadSetup
+        self.state = Mutex(State(setup: initial))
     }
 
     public func run() async throws {
-        // STOPPING=1 as soon as shutdown begins, before the pollers and the dispatcher drain.
-        await withGracefulShutdownHandler {
-            await self.runUntilShutdown()
-        } onGracefulShutdown: { [observer] in
-            observer.stopping()
+        let initial = state.withLock { state -> ServiceSetup? in
+            guard !state.started else { return nil }
+            state.started = true
+            return state.setup
         }
+        if let initial { start(initial) }
+        try? await gracefulShutdown()
+        let pollers = state.withLock { state -> Task<Void, Never>? in
+            state.stopped = true
+            defer { state.pollers = nil }
+            return state.pollers
+        }
+        pollers?.cancel()
+        await pollers?.value
     }
 
-    private func runUntilShutdown() async {
-        await cancelWhenGracefulShutdown {
-            var setup = self.initial
-            var pollers = self.startPollers(setup)
-            self.observer.ready(summary: ConfigurationSummary.line(setup.configuration), pollers: Self.schedule(setup))
-            for await _ in self.reloadRequests {
-                self.observer.reloading()
-                let (next, diagnostics) = await self.loadSetup(setup)
-                for diagnostic in diagnostics {
-                    let message = "\(diagnostic)"
-                    if diagnostic.severity == .error { self.logger.error("\(message)") } else { self.logger.warning("\(message)") }
-                }
-                guard let next else {
-                    let errors = diagnostics.filter { $0.severity == .error }.count
-                    self.logger.error("configuration reload rejected with \(errors) error(s); keeping the running configuration",
-                                      metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationRejected.metadataValue])
-                    self.observer.reloadRejected(reason: "\(errors) error\(errors == 1 ? "" : "s")",
-                                                 summary: ConfigurationSummary.line(setup.configuration), pollers: Self.schedule(setup))
-                    continue
-                }
-                pollers.cancel()
-                await pollers.value
-                var rejection: String?
-                do {
-                    try await self.evaluator.reconfigure(next.configuration, now: self.wallClock())
-                    self.sinkRegistry.replace(with: next.sinks, configuration: next.configuration.sinks)
-                    setup = next
-                    self.logger.notice("configuration reloaded: \(ConfigurationSummary.line(next.configuration))",
-                                       metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationReloaded.metadataValue])
-                } catch {
-                    self.logger.error("configuration reload failed while loading state: \(error); keeping the running configuration",
-                                      metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationRejected.metadataValue])
-                    rejection = "the state could not be loaded"
-                }
-                pollers = self.startPollers(setup)
-                if let rejection {
-                    self.observer.reloadRejected(reason: rejection, summary: ConfigurationSummary.line(setup.configuration),
-                                                 pollers: Self.schedule(setup))
-                } else {
-                    self.observer.ready(summary: ConfigurationSummary.line(setup.configuration), pollers: Self.schedule(setup))
-                }
-            }
-            pollers.cancel()
-            await pollers.value
+    public func pause() async {
+        let pollers = state.withLock { state -> Task<Void, Never>? in
+            defer { state.pollers = nil }
+            return state.pollers
         }
+        pollers?.cancel()
+        await pollers?.value
     }
 
-    /// The providers that poll under `setup` (those with watched symbols), with their intervals.
-    static func schedule(_ setup: Setup) -> [String: Duration] {
-        var schedule: [String: Duration] = [:]
-        for settings in setup.configuration.providers
-        where setup.providers[settings.name] != nil && !setup.configuration.symbols(for: settings.name).isEmpty {
-            schedule[settings.name] = settings.interval.swiftDuration
+    public func apply(_ setup: ServiceSetup, now: Timestamp) async throws {}
+
+    public func resume(with setup: ServiceSetup) async {
+        let previous = state.withLock { state -> Task<Void, Never>? in
+            state.started = true
+            state.setup = setup
+            defer { state.pollers = nil }
+            return state.pollers
         }
-        return schedule
+        previous?.cancel()
+        await previous?.value
+        start(setup)
     }
 
-    private func startPollers(_ setup: Setup) -> Task<Void, Never> {
+    private func start(_ setup: ServiceSetup) {
         let configuration = setup.configuration
         // One rate limit per provider, shared by its poller and every poller it is a fallback of.
         var limiters: [String: RateLimiter<C>] = [:]
@@ -127,18 +93,24 @@ public final class PollingService<C: Clock<Duration>>: Service {
         for settings in configuration.providers {
             let symbols = configuration.symbols(for: settings.name)
             guard !symbols.isEmpty, let provider = setup.providers[settings.name] else { continue }
-            var logger = self.logger
-            logger[metadataKey: "provider"] = "\(settings.name)"
             let observer = self.observer
             let fallbacks = settings.fallback.compactMap { name in
-                setup.providers[name].map { ProviderPoller<C>.Fallback(provider: $0, limiter: limiters[name]) }
+                setup.providers[name].map { ProviderFetcher<C>.Fallback(provider: $0, limiter: limiters[name]) }
             }
             pollers.append(ProviderPoller(provider: provider, symbols: symbols, interval: settings.interval.swiftDuration,
-                                          evaluator: evaluator, clock: clock, wallClock: wallClock, logger: logger,
+                                          consumers: consumers, clock: clock, wallClock: wallClock, logger: logger,
                                           limiter: limiters[settings.name], fallbacks: fallbacks, settings: pollingSettings,
                                           onPoll: { observer.polled(provider: settings.name, at: $0) }))
         }
-        return Task {
+        let all = pollers
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.pollers = Self.run(all)
+        }
+    }
+
+    private static func run(_ pollers: [ProviderPoller<C>]) -> Task<Void, Never> {
+        Task {
             await withTaskGroup(of: Void.self) { group in
                 for poller in pollers { group.addTask { await poller.run() } }
             }

@@ -1,0 +1,19 @@
+import PriceWatchConfig
+import PriceWatchCore
+
+/// `pricewatch check`: loads and validates the configuration and builds its adapters (which
+/// checks what only they know, a replay file's rows).
+public enum CheckConfiguration {
+    /// The configuration when it is valid, and every diagnostic of every file.
+    public static func run(configPath: String, environment: [String: String]) -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
+        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment)
+        var all = diagnostics
+        if let configuration, !diagnostics.containsErrors {
+            let transports = NetworkTransports()
+            all += AdapterFactory.providers(for: configuration, transport: transports.http).diagnostics
+            all += AdapterFactory.sinks(for: configuration, transport: transports.http, mailTransport: transports.mail).diagnostics
+        }
+        guard let configuration, !all.containsErrors else { return (nil, all) }
+        return (configuration, all)
+    }
+}

@@ -1,0 +1,48 @@
+import PriceWatchConfig
+import PriceWatchCore
+import PriceWatchCurl
+
+/// The provider `quote` and `search` ask: the requested one, else the main file's `provider`,
+/// else the only provider. The configuration's warnings are not this lookup's business (they
+/// are about rules); its errors are.
+public enum SelectProvider {
+    /// A provider built from its `[providers.NAME]` table.
+    public struct Selection: Sendable {
+        public let name: String
+        public let type: String
+        public let provider: any QuoteProvider
+    }
+
+    public enum Outcome: Sendable {
+        /// The configuration, or this provider, has errors (given to `report`).
+        case configurationFailed
+        /// No usable provider: one line that says why.
+        case failed(String)
+        case selected(Selection)
+    }
+
+    public static func select(configPath: String, environment: [String: String], requested: String?,
+                              report: ([Diagnostic]) -> Void) -> Outcome {
+        let (loaded, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment)
+        let errors = diagnostics.filter { $0.severity == .error }
+        guard let configuration = loaded, errors.isEmpty else {
+            report(errors)
+            return .configurationFailed
+        }
+        let names = configuration.providers.map(\.name)
+        guard let name = requested ?? configuration.defaultProvider else {
+            return .failed("\(configPath): error: several providers and no default: name one with --provider (providers: \(names.joined(separator: ", ")))")
+        }
+        guard let settings = configuration.provider(named: name) else {
+            return .failed("\(configPath): error: no provider '\(name)' (providers: \(names.joined(separator: ", ")))")
+        }
+        var only = configuration
+        only.providers = [settings]
+        let (built, problems) = AdapterFactory.providers(for: only, transport: CurlHTTPTransport())
+        guard let provider = built[name], !problems.containsErrors else {
+            report(problems)
+            return .configurationFailed
+        }
+        return .selected(Selection(name: name, type: settings.type, provider: provider))
+    }
+}

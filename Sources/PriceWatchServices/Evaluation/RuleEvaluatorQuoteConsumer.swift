@@ -1,0 +1,16 @@
+import Logging
+import PriceWatchCore
+
+/// The rule evaluator is a consumer of the quote stream: each poll is evaluated and committed;
+/// its receipt names the symbols whose quotes it accepted (fresh data for data health).
+extension RuleEvaluator: QuoteConsumer {
+    public func receive(_ poll: PolledQuotes) async -> QuoteReceipt {
+        do {
+            let report = try await ingest(provider: poll.provider, results: poll.results, now: poll.time, servedBy: poll.servedBy)
+            return QuoteReceipt(acceptedSymbols: report.acceptedSymbols)
+        } catch {
+            logger.error("evaluation failed: \(error)", metadata: ["provider": "\(poll.provider)"])
+            return .none
+        }
+    }
+}
