@@ -113,7 +113,7 @@ let package = Package(
             path: "Tests/PriceWatchTestKit"
         ),
         .testTarget(name: "PriceWatchCoreTests", dependencies: ["PriceWatchCore", "PriceWatchTestKit"]),
-        .testTarget(name: "PriceWatchConfigTests", dependencies: ["PriceWatchConfig", "PriceWatchCore"]),
+        .testTarget(name: "PriceWatchConfigTests", dependencies: ["PriceWatchConfig", "PriceWatchCore", "PriceWatchApp"]),
         .testTarget(
             name: "PriceWatchStoreTests",
             dependencies: ["PriceWatchStore", "PriceWatchCore", .product(name: "GRDB", package: "GRDB.swift")]

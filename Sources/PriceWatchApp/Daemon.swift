@@ -112,7 +112,7 @@ public enum Daemon {
     /// are unchanged from `previous` are reused.
     static func loadSetup(configPath: String, environment: [String: String],
                           previous: ServiceSetup?, transports: NetworkTransports) -> (ServiceSetup?, [Diagnostic]) {
-        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment)
+        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
         guard let configuration, !diagnostics.containsErrors else { return (nil, diagnostics) }
         // Build only providers that are new or whose settings changed; reuse the others.
         var changed = configuration

@@ -18,12 +18,15 @@ public enum ConfigurationLoader {
     ///     (`etc/pricewatch/rules.d/tech.toml`).
     ///   - environment: the variables `{ env = "VAR" }` secrets and `CREDENTIALS_DIRECTORY` are
     ///     read from (`ProcessInfo.processInfo.environment` in the daemon).
-    public static func load(mainFile: String, environment: [String: String]) -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
+    ///   - schemas: the provider and sink types and their keys (the application's adapter
+    ///     catalog).
+    public static func load(mainFile: String, environment: [String: String],
+                            schemas: AdapterSchemas) -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
         let directory = ConfigPaths.directory(of: mainFile)
         let baseDirectory = ConfigPaths.absolute(directory.isEmpty ? "." : directory)
         let mainPath = ConfigPaths.absolute(mainFile)
         let main = ConfigFile.read(absolutePath: mainPath, displayPath: mainFile, what: "configuration file")
-        let settings = MainFileReader(file: main, baseDirectory: baseDirectory, environment: environment).read()
+        let settings = MainFileReader(file: main, baseDirectory: baseDirectory, environment: environment, schemas: schemas).read()
         let rulesKey = TOMLKeyPath(keys: "rules")
 
         // Which rules to check. When the main file is not valid TOML its rules are still

@@ -7,6 +7,8 @@ struct MainFileReader {
     /// The main file's directory, absolute: relative paths in the main file start there.
     let baseDirectory: String
     let environment: [String: String]
+    /// Every provider and sink type's keys (the adapter catalog's).
+    let schemas: AdapterSchemas
 
     /// The keys of the main file's root table.
     static let keys = ["rules", "state", "interval", "retention", "stale_after", "failure_warning_after",
@@ -14,7 +16,7 @@ struct MainFileReader {
 
     private var secrets: SecretResolver { SecretResolver(baseDirectory: baseDirectory, environment: environment) }
 
-    /// A decoded value of a `TableSchema` field.
+    /// A decoded value of an `AdapterSchema` field.
     func read() -> MainSettings {
         var settings = MainSettings()
         guard let root = file.root else { return settings }
@@ -96,9 +98,9 @@ struct MainFileReader {
     private func readProvider(_ name: String, _ reader: TableReader,
                               defaultInterval: RuleDuration) -> (ProviderConfiguration?, fallback: [String]?) {
         checkName(name, kind: "provider", reader: reader)
-        let schema = readType(reader, kind: "provider", known: ProviderTypes.typeNames, schemaFor: ProviderTypes.schema)
+        let schema = readType(reader, kind: "provider", among: schemas.providers)
         // With an unknown type, keys are checked against every type's keys, to still catch typos.
-        let extraKeys = schema?.keys ?? ProviderTypes.all.flatMap(\.keys)
+        let extraKeys = schema?.keys ?? schemas.providers.flatMap(\.keys)
         reader.checkUnknownKeys(allowed: ProviderTypes.commonKeys + extraKeys)
         let baseURL = url("base_url", reader)
         let interval = reader.duration("interval")
@@ -106,7 +108,7 @@ struct MainFileReader {
         let fallback = reader.nameList("fallback", kind: "provider", allowingEmpty: true)
         let requestsPerMinute = positiveDecimal("requests_per_minute", reader)
         guard let schema else { return (nil, fallback) }
-        if ProviderTypes.requiringAPIKey.contains(schema.type), !reader.has("api_key") {
+        if schema.requiresAPIKey, !reader.has("api_key") {
             reader.tableError("missing required key 'api_key' for type '\(schema.type)' (the service's API key, as a secret)")
         }
         let fields = decode(schema, reader)
@@ -140,8 +142,8 @@ struct MainFileReader {
             let reader = TableReader(file: file, path: TOMLKeyPath(keys: "sinks", name), values: values, subject: .table)
             let errors = file.errorCount
             checkName(name, kind: "sink", reader: reader)
-            let schema = readType(reader, kind: "sink", known: SinkTypes.typeNames, schemaFor: SinkTypes.schema)
-            reader.checkUnknownKeys(allowed: SinkTypes.commonKeys + (schema?.keys ?? SinkTypes.all.flatMap(\.keys)))
+            let schema = readType(reader, kind: "sink", among: schemas.sinks)
+            reader.checkUnknownKeys(allowed: SinkTypes.commonKeys + (schema?.keys ?? schemas.sinks.flatMap(\.keys)))
             let maxAge = reader.duration("max_age") ?? SinkConfiguration.defaultMaxAge
             let groupWait = reader.duration("group_wait")
             if let groupWait, groupWait >= maxAge {
@@ -174,11 +176,11 @@ struct MainFileReader {
     }
 
     /// Reads `type` and returns its schema; a missing or unknown type is reported.
-    private func readType(_ reader: TableReader, kind: String, known: [String],
-                          schemaFor: (String) -> TableSchema?) -> TableSchema? {
+    private func readType(_ reader: TableReader, kind: String, among all: [AdapterSchema]) -> AdapterSchema? {
+        let known = all.map(\.type)
         guard reader.require("type", " (known types: \(known.joined(separator: ", ")))"),
               let type = reader.nonEmptyString("type", expected: "a \(kind) type") else { return nil }
-        guard let schema = schemaFor(type) else {
+        guard let schema = all.first(where: { $0.type == type }) else {
             reader.error(Wording.unknownType(kind, type, known: known), key: "type")
             return nil
         }
@@ -197,7 +199,7 @@ struct MainFileReader {
 
     /// Decodes the type-specific fields of `schema`; missing required fields are reported,
     /// optional choices get their default.
-    private func decode(_ schema: TableSchema, _ reader: TableReader) -> AdapterOptions {
+    private func decode(_ schema: AdapterSchema, _ reader: TableReader) -> AdapterOptions {
         let errors = file.errorCount
         var result = AdapterOptions()
         defer {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PriceWatchApp
 import PriceWatchConfig
 import PriceWatchCore
 
@@ -87,7 +88,7 @@ import PriceWatchCore
 
     @Test func aMissingMainFileIsOneError() {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID().uuidString)/pricewatch.toml").path
-        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: path, environment: [:])
+        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: path, environment: [:], schemas: AdapterCatalog.schemas)
         #expect(configuration == nil)
         #expect(diagnostics.map(\.description) == ["\(path): error: cannot read the configuration file: no such file"])
     }
@@ -104,7 +105,7 @@ import PriceWatchCore
         let up = FileManager.default.currentDirectoryPath.split(separator: "/").map { _ in ".." }.joined(separator: "/")
         let relativeDirectory = up + fixture.directory
         let (_, diagnostics) = ConfigurationLoader.load(mainFile: relativeDirectory + "/etc/pricewatch/pricewatch.toml",
-                                                        environment: [:])
+                                                        environment: [:], schemas: AdapterCatalog.schemas)
         #expect(diagnostics.map(\.description) == [
             "\(relativeDirectory)/etc/pricewatch/rules.d/tech.toml:5:1: error: rule 'aapl-200': 'rearm' must be smaller "
                 + "than 'rise' (5), got 6",

@@ -1,4 +1,5 @@
 import Foundation
+import PriceWatchApp
 import PriceWatchConfig
 import PriceWatchCore
 
@@ -29,7 +30,7 @@ struct ConfigFixture {
 
     /// Loads `<dir>/pricewatch.toml`.
     func load(_ environment: [String: String] = [:]) -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
-        ConfigurationLoader.load(mainFile: path("pricewatch.toml"), environment: environment)
+        ConfigurationLoader.load(mainFile: path("pricewatch.toml"), environment: environment, schemas: AdapterCatalog.schemas)
     }
 
     /// The diagnostics of `load()`, rendered, with the directory written `$DIR`.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PriceWatchApp
 import PriceWatchConfig
 import PriceWatchCore
 
@@ -12,7 +13,7 @@ import PriceWatchCore
     static let mainFile = packageRoot + "/etc/pricewatch/pricewatch.toml"
 
     @Test func theExampleLoadsWithoutErrorsOrWarnings() throws {
-        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: Self.mainFile, environment: [:])
+        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: Self.mainFile, environment: [:], schemas: AdapterCatalog.schemas)
         #expect(diagnostics.map(\.description) == [])
         let loaded = try #require(configuration)
         #expect(loaded.statePath == "/var/lib/pricewatch/pricewatch.db")
@@ -22,7 +23,7 @@ import PriceWatchCore
     }
 
     @Test func theExampleShowsEveryConditionAndEveryOption() throws {
-        let (configuration, _) = ConfigurationLoader.load(mainFile: Self.mainFile, environment: [:])
+        let (configuration, _) = ConfigurationLoader.load(mainFile: Self.mainFile, environment: [:], schemas: AdapterCatalog.schemas)
         let rules = try #require(configuration?.rules)
         #expect(Set(rules.map(\.condition.key)) == Set(Condition.keys))
         let ruleText = try Self.tomlFiles(under: "etc/pricewatch/rules.d")

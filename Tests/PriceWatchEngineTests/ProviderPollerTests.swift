@@ -1,6 +1,5 @@
 import PriceWatchCore
 import PriceWatchServices
-import PriceWatchStore
 import PriceWatchTestKit
 import Testing
 
@@ -9,9 +8,10 @@ import Testing
 @Suite struct ProviderPollerTests {
     typealias F = EngineFixtures
 
-    static func evaluator(rules: [Rule]) async throws -> RuleEvaluator {
-        try await RuleEvaluator(configuration: F.configuration(rules: rules, providers: ["fast", "slow"]),
-                                store: try SQLiteAlertStore.inMemory(), doorbell: Doorbell(), logger: F.logger, now: Timestamp(seconds: 0))
+    /// The scheduler needs no evaluator and no store: a consumer that keeps the polls. (`rules`
+    /// say what the test is about; the consumer does not evaluate them.)
+    static func consumer(rules: [Rule]) -> QuoteStreamTests.RecordingConsumer {
+        QuoteStreamTests.RecordingConsumer()
     }
 
     /// Waits (by yielding, not sleeping) until `provider` has been called `count` times.
@@ -26,8 +26,8 @@ import Testing
     @Test func pollsImmediatelyThenEveryIntervalWithoutDrift() async throws {
         let clock = ManualClock()
         let provider = ScriptedProvider(name: "fast")
-        let evaluator = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")), provider: "fast")])
-        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), consumers: [evaluator],
+        let consumer = Self.consumer(rules: [F.rule("r", .above(F.decimal("1")), provider: "fast")])
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), consumers: [consumer],
                                     clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
         let task = Task { await poller.run() }
         defer { task.cancel() }
@@ -47,8 +47,8 @@ import Testing
     @Test func anOverrunningPollSkipsMissedTicksInsteadOfBursting() async throws {
         let clock = ManualClock()
         let provider = ScriptedProvider(name: "slow")
-        let evaluator = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")), provider: "slow")])
-        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(10), consumers: [evaluator],
+        let consumer = Self.consumer(rules: [F.rule("r", .above(F.decimal("1")), provider: "slow")])
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(10), consumers: [consumer],
                                     clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
         provider.hang()
         let task = Task { await poller.run() }
@@ -68,12 +68,12 @@ import Testing
         let clock = ManualClock()
         let slow = ScriptedProvider(name: "slow")
         let fast = ScriptedProvider(name: "fast")
-        let evaluator = try await Self.evaluator(rules: [
+        let consumer = Self.consumer(rules: [
             F.rule("s", .above(F.decimal("1")), provider: "slow"), F.rule("f", .above(F.decimal("1")), provider: "fast"),
         ])
         slow.hang()
         let pollers = [slow, fast].map { provider in
-            ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(10), consumers: [evaluator],
+            ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(10), consumers: [consumer],
                            clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
         }
         let task = Task { await withTaskGroup(of: Void.self) { group in for poller in pollers { group.addTask { await poller.run() } } } }
@@ -93,10 +93,11 @@ import Testing
     @Test func symbolsAreFetchedInBatchesOfTheProvidersSize() async throws {
         let clock = ManualClock()
         let provider = ScriptedProvider(name: "fast", batchSize: 2)
-        let evaluator = try await Self.evaluator(rules: [F.rule("r", .above(F.decimal("1")), symbols: ["A", "B", "C", "D", "E"], provider: "fast")])
+        let consumer = Self.consumer(rules: [F.rule("r", .above(F.decimal("1")), symbols: ["A", "B", "C", "D", "E"], provider: "fast")])
         let poller = ProviderPoller(provider: provider, symbols: ["A", "B", "C", "D", "E"], interval: .seconds(60),
-                                    consumers: [evaluator], clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
+                                    consumers: [consumer], clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
         await poller.pollOnce()
         #expect(provider.calls == [["A", "B"], ["C", "D"], ["E"]])
+        #expect(consumer.received.count == 1, "the batches are one poll for the consumers")
     }
 }

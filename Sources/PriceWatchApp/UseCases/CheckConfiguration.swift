@@ -6,7 +6,7 @@ import PriceWatchCore
 public enum CheckConfiguration {
     /// The configuration when it is valid, and every diagnostic of every file.
     public static func run(configPath: String, environment: [String: String]) -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
-        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment)
+        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
         var all = diagnostics
         if let configuration, !diagnostics.containsErrors {
             let transports = NetworkTransports()

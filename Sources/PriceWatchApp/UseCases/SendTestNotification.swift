@@ -20,7 +20,7 @@ public enum SendTestNotification {
     /// matter: the configuration's on failure, the sink's own when it is built.
     public static func send(configPath: String, environment: [String: String], sink: String, now: Timestamp,
                             report: ([Diagnostic]) -> Void) async -> Outcome {
-        let (loaded, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment)
+        let (loaded, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
         guard let configuration = loaded, !diagnostics.containsErrors else {
             report(diagnostics)
             return .configurationFailed

@@ -1,0 +1,67 @@
+/// What a factory needs to build an adapter: the process's transports and clock, and the main
+/// file (where a problem found while building is reported).
+public struct AdapterContext: Sendable {
+    /// HTTP for providers and webhook sinks.
+    public let http: any HTTPTransport
+    /// SMTP submission for email sinks (nil where no sink is built).
+    public let mail: (any MailTransport)?
+    /// The wall clock: providers whose answers carry no time stamp quotes with it, webhook
+    /// sinks sign with it, email sinks date messages by it.
+    public let wallClock: @Sendable () -> Timestamp
+    /// The main file, for diagnostics.
+    public let mainFile: String
+
+    public init(http: any HTTPTransport, mail: (any MailTransport)? = nil, wallClock: @escaping @Sendable () -> Timestamp, mainFile: String) {
+        self.http = http
+        self.mail = mail
+        self.wallClock = wallClock
+        self.mainFile = mainFile
+    }
+}
+
+/// What a factory built: the adapter, or the diagnostics that say why not (there may be
+/// warnings beside an adapter).
+public struct AdapterBuild<Adapter>: Sendable where Adapter: Sendable {
+    public var adapter: Adapter?
+    public var diagnostics: [Diagnostic]
+
+    public init(_ adapter: Adapter?, diagnostics: [Diagnostic] = []) {
+        self.adapter = adapter
+        self.diagnostics = diagnostics
+    }
+
+    /// No adapter: one error about `table` (`providers.NAME`, `sinks.NAME`) in the main file.
+    public static func error(_ message: String, table: String, context: AdapterContext) -> AdapterBuild {
+        AdapterBuild(nil, diagnostics: [.error("\(table): \(message)", path: context.mainFile)])
+    }
+}
+
+/// One provider type: its configuration schema and its factory, declared in one place beside
+/// the provider's code and registered in the application's adapter catalog.
+public struct ProviderKind: Sendable {
+    public let schema: AdapterSchema
+    /// Builds the provider of one validated `[providers.NAME]` table of this type.
+    public let make: @Sendable (ProviderConfiguration, AdapterContext) -> AdapterBuild<any QuoteProvider>
+
+    public init(schema: AdapterSchema, make: @escaping @Sendable (ProviderConfiguration, AdapterContext) -> AdapterBuild<any QuoteProvider>) {
+        self.schema = schema
+        self.make = make
+    }
+
+    public var type: String { schema.type }
+}
+
+/// One sink type: its configuration schema and its factory, declared in one place beside the
+/// sink's code and registered in the application's adapter catalog.
+public struct SinkKind: Sendable {
+    public let schema: AdapterSchema
+    /// Builds the sink of one validated `[sinks.NAME]` table of this type.
+    public let make: @Sendable (SinkConfiguration, AdapterContext) -> AdapterBuild<any NotificationSink>
+
+    public init(schema: AdapterSchema, make: @escaping @Sendable (SinkConfiguration, AdapterContext) -> AdapterBuild<any NotificationSink>) {
+        self.schema = schema
+        self.make = make
+    }
+
+    public var type: String { schema.type }
+}
