@@ -1,7 +1,9 @@
 import GRDB
 import PriceWatchCore
 
-/// The ``AlertStore`` of the daemon: one SQLite file, accessed through GRDB.
+/// The daemon's store: one SQLite file, accessed through GRDB, implementing every role port
+/// of the core (``RuleStateStore``, ``QuoteHistoryStore``, ``OutboxStore``, ``AlertLogStore``,
+/// ``RetentionStore``).
 ///
 /// The store owns a GRDB `DatabaseWriter`: a `DatabasePool` in WAL mode for a file (one
 /// serialized writer, concurrent readers that never block it), or a `DatabaseQueue` in memory
@@ -21,7 +23,7 @@ import PriceWatchCore
 /// file) and foreign keys are enforced.
 ///
 /// The schema and its migrations are described in `StoreMigrations`.
-public final class SQLiteAlertStore: AlertStore {
+public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxStore, AlertLogStore, RetentionStore {
     /// The database file, or `:memory:` for an in-memory store. Every ``StoreError`` names it.
     public let path: String
     private let writer: any DatabaseWriter
@@ -121,7 +123,7 @@ public final class SQLiteAlertStore: AlertStore {
         }
     }
 
-    // MARK: - AlertStore
+    // MARK: - RuleStateStore and QuoteHistoryStore
 
     /// Every stored rule state, keyed by rule id and symbol, with its fingerprint.
     public func ruleStates() async throws -> [RuleStateKey: StoredRuleState] {
@@ -156,15 +158,12 @@ public final class SQLiteAlertStore: AlertStore {
         }
     }
 
-    /// Deletes quotes older than `cutoff`, keeping per provider and symbol the newest quote at
-    /// or before it (the anchor a window base may need). Returns how many rows went.
-    @discardableResult
-    public func pruneHistory(before cutoff: Timestamp) async throws -> Int {
-        try await write("pruning history") { db in try QuoteTable.prune(before: cutoff, in: db) }
-    }
+    // MARK: - OutboxStore
 
     /// Pending deliveries whose next attempt is at or before `dueBy`, ordered by next attempt,
     /// then queue time, then queue order; at most `limit` (none when `limit` is not positive).
+    /// Across sinks, so not part of ``OutboxStore`` (the dispatcher reads sink by sink): for
+    /// tests and tools.
     public func pendingDeliveries(dueBy: Timestamp, limit: Int) async throws -> [Delivery] {
         try await read("reading due deliveries") { db in
             try DeliveryTable.pending(dueBy: dueBy, limit: limit, in: db)
@@ -189,7 +188,7 @@ public final class SQLiteAlertStore: AlertStore {
         try await read("counting pending deliveries") { db in try DeliveryTable.pendingCount(in: db) }
     }
 
-    /// The earliest next attempt of any pending delivery, if there is one.
+    /// The earliest next attempt of any pending delivery, if there is one (tests and tools).
     public func nextPendingAttempt() async throws -> Timestamp? {
         try await read("reading the next delivery time") { db in try DeliveryTable.nextPendingAttempt(in: db) }
     }
@@ -203,6 +202,8 @@ public final class SQLiteAlertStore: AlertStore {
     ///
     /// - Throws: ``StoreError/unknownDelivery(path:alertID:sink:)`` when the outbox has no such
     ///   delivery.
+    ///
+    /// Tests and tools; the dispatcher records through ``recordAttempts(_:)``.
     public func recordAttempt(_ outcome: DeliveryOutcome) async throws {
         try await write("recording a delivery attempt") { db in try DeliveryTable.record(outcome, in: db) }
     }
@@ -214,6 +215,15 @@ public final class SQLiteAlertStore: AlertStore {
         try await write("recording delivery attempts") { db in
             for outcome in outcomes { try DeliveryTable.record(outcome, in: db) }
         }
+    }
+
+    // MARK: - RetentionStore
+
+    /// Deletes quotes older than `cutoff`, keeping per provider and symbol the newest quote at
+    /// or before it (the anchor a window base may need). Returns how many rows went.
+    @discardableResult
+    public func pruneHistory(before cutoff: Timestamp) async throws -> Int {
+        try await write("pruning history") { db in try QuoteTable.prune(before: cutoff, in: db) }
     }
 
     /// Deletes alerts queued before `cutoff` (wall clock) that have no pending delivery, with
@@ -231,6 +241,14 @@ public final class SQLiteAlertStore: AlertStore {
             try RuleStateTable.prune(keeping: live, lastAlertBefore: lastAlertBefore, in: db)
         }
     }
+
+    /// Runs `PRAGMA optimize`: SQLite refreshes the statistics of the query planner where
+    /// they went stale (cheap when nothing changed much).
+    public func optimize() async throws {
+        try await write("optimizing") { db in try db.execute(sql: "PRAGMA optimize") }
+    }
+
+    // MARK: - AlertLogStore
 
     /// The alerts whose quote time is at or after `since` (all when nil), oldest first (alerts
     /// with equal times in the order they were committed), each with its deliveries.

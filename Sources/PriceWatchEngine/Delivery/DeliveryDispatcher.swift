@@ -16,7 +16,7 @@ import PriceWatchSystemd
 ///   sink's `max_age` replaces the schedule's maximum age.
 /// - ``stop()`` stops taking new deliveries at once; those in flight get a bounded grace.
 public actor DeliveryDispatcher<C: Clock<Duration>> {
-    private let store: any AlertStore
+    private let store: any OutboxStore
     private let sinks: SinkRegistry
     private let doorbell: Doorbell
     private let clock: C
@@ -42,7 +42,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     ///   - schedule: retries and dead letters; a sink's `max_age` overrides `maximumAge`.
     ///   - perSinkLimit: deliveries in flight per sink when its settings give no `concurrency`.
     ///   - maximumGroupSize: the most alerts one group carries.
-    public init(store: any AlertStore, sinks: SinkRegistry, doorbell: Doorbell, clock: C,
+    public init(store: any OutboxStore, sinks: SinkRegistry, doorbell: Doorbell, clock: C,
                 wallClock: @escaping @Sendable () -> Timestamp, schedule: RetrySchedule = RetrySchedule(),
                 perSinkLimit: Int = 4, maximumGroupSize: Int = 100, logger: Logger) {
         self.store = store

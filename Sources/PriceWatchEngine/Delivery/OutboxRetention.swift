@@ -20,7 +20,7 @@ public enum OutboxRetention {
     }
 
     /// Deletes what is past the retention; run with the quote history pruning (hourly).
-    public static func prune(store: any AlertStore, configuration: Configuration, now: Timestamp, logger: Logger) async throws {
+    public static func prune(store: any RetentionStore, configuration: Configuration, now: Timestamp, logger: Logger) async throws {
         let retention = logRetention(configuration)
         let cutoff = now.subtracting(retention)
         let alerts = try await store.pruneAlerts(before: cutoff)

@@ -11,7 +11,7 @@ import PriceWatchSystemd
 public actor RuleEvaluator {
     private var engine: AlertEngine
     private var configuration: Configuration
-    private let store: any AlertStore
+    private let store: any RuleStateStore & QuoteHistoryStore & RetentionStore
     private let doorbell: Doorbell
     private var logger: Logger
     private var lastPrune: Timestamp?
@@ -29,7 +29,7 @@ public actor RuleEvaluator {
     }
 
     /// Loads rule states and history from the store for `configuration`.
-    public init(configuration: Configuration, store: any AlertStore, doorbell: Doorbell, logger: Logger, now: Timestamp) async throws {
+    public init(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore & RetentionStore, doorbell: Doorbell, logger: Logger, now: Timestamp) async throws {
         self.configuration = configuration
         self.store = store
         self.doorbell = doorbell
@@ -45,7 +45,7 @@ public actor RuleEvaluator {
         self.engine = engine
     }
 
-    private static func loadEngine(configuration: Configuration, store: any AlertStore, now: Timestamp) async throws -> AlertEngine {
+    private static func loadEngine(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore & RetentionStore, now: Timestamp) async throws -> AlertEngine {
         let book = RuleBook(rules: configuration.rules)
         var engine = AlertEngine(book: book, storedStates: try await store.ruleStates(), trackChanges: true)
         for (index, source) in book.sources.enumerated() {
