@@ -3,7 +3,7 @@ import PriceWatchCore
 
 /// The daemon's store: one SQLite file, accessed through GRDB, implementing every role port
 /// of the core (``RuleStateStore``, ``QuoteHistoryStore``, ``OutboxStore``, ``AlertLogStore``,
-/// ``RetentionStore``).
+/// ``RetentionStore``, ``JobRunStore``).
 ///
 /// The store owns a GRDB `DatabaseWriter`: a `DatabasePool` in WAL mode for a file (one
 /// serialized writer, concurrent readers that never block it), or a `DatabaseQueue` in memory
@@ -23,7 +23,8 @@ import PriceWatchCore
 /// file) and foreign keys are enforced.
 ///
 /// The schema and its migrations are described in `StoreMigrations`.
-public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxStore, AlertLogStore, RetentionStore {
+public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxStore, AlertLogStore, RetentionStore,
+    JobRunStore {
     /// The database file, or `:memory:` for an in-memory store. Every ``StoreError`` names it.
     public let path: String
     private let writer: any DatabaseWriter
@@ -254,6 +255,18 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     /// with equal times in the order they were committed), each with its deliveries.
     public func alerts(since: Timestamp?) async throws -> [AlertRecord] {
         try await read("reading alerts") { db in try AlertTable.records(since: since, in: db) }
+    }
+
+    // MARK: - JobRunStore
+
+    /// The last recorded run of every scheduled job.
+    public func jobRuns() async throws -> [String: JobRun] {
+        try await read("reading the runs of scheduled jobs") { db in try JobRunTable.all(in: db) }
+    }
+
+    /// Records `run` as its job's last run.
+    public func recordJobRun(_ run: JobRun) async throws {
+        try await write("recording the run of job '\(run.job)'") { db in try JobRunTable.upsert(run, in: db) }
     }
 
     // MARK: - Read helpers

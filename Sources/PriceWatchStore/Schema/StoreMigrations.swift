@@ -29,6 +29,10 @@ import GRDB
 /// created_at)` for the dispatcher's per-sink "what is due" query and the per-sink summary,
 /// and `alert_by_created_at (created_at)` for pruning the alert log.
 ///
+/// Schema `v3` adds `job_run`: the last run of each scheduled job, one row per `job` name
+/// (`WITHOUT ROWID`), with `due` (the due time it accounts for, wall clock ms), `outcome`
+/// (`registered`/`succeeded`/`failed`/`skipped`), `finished_at` and `error`.
+///
 /// The SQL needs SQLite 3.24 or later (`ON CONFLICT ... DO NOTHING/UPDATE`).
 enum StoreMigrations {
     /// Every migration, in order.
@@ -37,6 +41,7 @@ enum StoreMigrations {
         // No table is rebuilt, so foreign keys can stay on while migrating.
         migrator.registerMigration("v1", foreignKeyChecks: .immediate, migrate: v1)
         migrator.registerMigration("v2", foreignKeyChecks: .immediate, migrate: v2)
+        migrator.registerMigration("v3", foreignKeyChecks: .immediate, migrate: v3)
         return migrator
     }()
 
@@ -111,6 +116,18 @@ enum StoreMigrations {
         try db.execute(sql: """
             CREATE INDEX delivery_by_sink ON delivery (status, sink, next_attempt_at, created_at);
             CREATE INDEX alert_by_created_at ON alert (created_at);
+            """)
+    }
+
+    private static func v3(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE job_run (
+                job         TEXT    NOT NULL PRIMARY KEY CHECK (job <> ''),
+                due         INTEGER NOT NULL,
+                outcome     TEXT    NOT NULL CHECK (outcome IN ('registered', 'succeeded', 'failed', 'skipped')),
+                finished_at INTEGER,
+                error       TEXT
+            ) WITHOUT ROWID;
             """)
     }
 }

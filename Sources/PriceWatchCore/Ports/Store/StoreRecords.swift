@@ -1,5 +1,6 @@
 // The values the store's role ports (``RuleStateStore``, ``QuoteHistoryStore``,
-// ``OutboxStore``, ``AlertLogStore``, ``RetentionStore``) read and write.
+// ``OutboxStore``, ``AlertLogStore``, ``RetentionStore``; ``JobRunStore`` has its own) read
+// and write.
 
 /// Identifies one rule-and-symbol state.
 public struct RuleStateKey: Sendable, Hashable, Codable {
