@@ -46,7 +46,9 @@ struct NotifyTest: AsyncParsableCommand {
 
         let alert = Self.testAlert(through: target.identity, now: Self.now())
         do {
-            try await target.deliver(alert)
+            // The sinks' notification path, as the outbox uses it: kind `test`, carrying the
+            // labelled alert, so the receiver sees exactly what a real alert looks like.
+            try await target.deliver(OutgoingNotification(id: alert.id, kind: .test, time: alert.time, content: .alert(alert)))
         } catch {
             errors.line("\(target.identity): error: \(error.message)\(error.isRetryable ? " (a retry may succeed)" : "")")
             errors.flush()
