@@ -154,7 +154,7 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
             for pending in commit.alerts {
                 let inserted = try AlertTable.insert(pending.alert, createdAt: commit.now, in: db)
                 guard inserted else { continue }
-                try DeliveryTable.insertPending(alertID: pending.alert.id, sinks: pending.sinks, now: commit.now, in: db)
+                try DeliveryTable.insertPending(notificationID: pending.alert.id, sinks: pending.sinks, now: commit.now, in: db)
             }
         }
     }
@@ -168,6 +168,23 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     public func pendingDeliveries(dueBy: Timestamp, limit: Int) async throws -> [Delivery] {
         try await read("reading due deliveries") { db in
             try DeliveryTable.pending(dueBy: dueBy, limit: limit, in: db)
+        }
+    }
+
+    /// Queues `notification` with one pending delivery per sink, due at `now`, in one
+    /// transaction. A notification whose id is already stored adds nothing (a producer that
+    /// queues again after a crash queues nothing twice). An alert of kind `alert` also enters
+    /// the alert log.
+    public func enqueue(_ notification: OutgoingNotification, sinks: [String], now: Timestamp) async throws {
+        try await write("queuing notification \(notification.id)") { db in
+            let inserted: Bool
+            if notification.kind == .alert, let alert = notification.alert {
+                inserted = try AlertTable.insert(alert, createdAt: now, in: db)
+            } else {
+                inserted = try NotificationTable.insert(notification, createdAt: now, in: db)
+            }
+            guard inserted else { return }
+            try DeliveryTable.insertPending(notificationID: notification.id, sinks: sinks, now: now, in: db)
         }
     }
 
@@ -232,6 +249,13 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     @discardableResult
     public func pruneAlerts(before cutoff: Timestamp) async throws -> Int {
         try await write("pruning the alert log") { db in try AlertTable.prune(before: cutoff, in: db) }
+    }
+
+    /// Deletes notifications other than alerts queued before `cutoff` that have no pending
+    /// delivery, with their deliveries. Returns how many went.
+    @discardableResult
+    public func pruneNotifications(before cutoff: Timestamp) async throws -> Int {
+        try await write("pruning notifications") { db in try NotificationTable.prune(before: cutoff, in: db) }
     }
 
     /// Deletes the states of rule-and-symbol pairs not in `live` whose last alert (quote time)

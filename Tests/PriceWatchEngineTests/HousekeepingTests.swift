@@ -19,7 +19,7 @@ import Testing
                         provider: "feed", trigger: .init(price: F.decimal("2")))
         try await store.commit(StoreCommit(provider: "feed", quotes: quotes, alerts: [PendingAlert(alert: old, sinks: ["s"])],
                                            now: old.time))
-        try await store.recordAttempts([DeliveryOutcome(alertID: old.id, sink: "s", at: old.time, result: .delivered)])
+        try await store.recordAttempts([DeliveryOutcome(notificationID: old.id, sink: "s", at: old.time, result: .delivered)])
         let housekeeping = Housekeeping(store: store, configuration: { configuration }, wallClock: { now }, logger: F.logger)
         try await housekeeping.run()
         #expect(try await store.quotes(provider: "feed", symbol: "AAPL").map(\.time.seconds) == [90 * day, 95 * day, 99 * day],
@@ -37,6 +37,10 @@ import Testing
         func pruneAlerts(before cutoff: Timestamp) async throws -> Int { calls.withLock { $0.append("alerts") }; throw Failure() }
         func pruneRuleStates(keeping live: Set<RuleStateKey>, lastAlertBefore: Timestamp) async throws -> Int {
             calls.withLock { $0.append("states") }
+            throw Failure()
+        }
+        func pruneNotifications(before cutoff: Timestamp) async throws -> Int {
+            calls.withLock { $0.append("notifications") }
             throw Failure()
         }
         func optimize() async throws { calls.withLock { $0.append("optimize") }; throw Failure() }

@@ -67,10 +67,13 @@ import Testing
     }
 
     static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        // Generous: other suites block both cores for long stretches (subprocesses, servers).
+        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
         while ContinuousClock.now < deadline {
             if try await condition() { return }
-            await Task.yield()
+            // Polling with a short pause, not a spin: a spin of many parallel tests would
+            // starve the very tasks it waits for on a loaded machine.
+            try await Task.sleep(for: .milliseconds(1))
         }
         Issue.record("timed out waiting for \(what)")
         throw CancellationError()

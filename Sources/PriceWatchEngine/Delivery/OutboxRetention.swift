@@ -25,6 +25,8 @@ public enum OutboxRetention {
         let cutoff = now.subtracting(retention)
         let alerts = try await store.pruneAlerts(before: cutoff)
         if alerts > 0 { logger.debug("pruned \(alerts) delivered or dead alerts older than \(retention)") }
+        let notifications = try await store.pruneNotifications(before: cutoff)
+        if notifications > 0 { logger.debug("pruned \(notifications) delivered or dead notifications older than \(retention)") }
         var live: Set<RuleStateKey> = []
         for rule in configuration.rules {
             for symbol in rule.symbols { live.insert(RuleStateKey(rule: rule.id, symbol: symbol)) }

@@ -11,6 +11,11 @@ public protocol RetentionStore: Sendable {
     @discardableResult
     func pruneAlerts(before cutoff: Timestamp) async throws -> Int
 
+    /// Deletes notifications other than alerts (digests, reports, …) queued before `cutoff`
+    /// whose deliveries are all delivered or dead, with those deliveries. Returns how many went.
+    @discardableResult
+    func pruneNotifications(before cutoff: Timestamp) async throws -> Int
+
     /// Deletes the states of rule-and-symbol pairs not in `live` (rules removed from the
     /// configuration, symbols removed from a rule) whose last alert is older than
     /// `lastAlertBefore` (quote time) or that never alerted. Returns how many went.

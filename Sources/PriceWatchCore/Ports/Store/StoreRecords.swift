@@ -66,27 +66,28 @@ public struct PendingAlert: Sendable, Hashable {
     }
 }
 
-/// One alert's delivery to one sink (a row of the outbox).
+/// One notification's delivery to one sink (a row of the outbox).
 public struct Delivery: Sendable, Hashable {
     /// Where the delivery stands.
     public enum Status: String, Sendable, Hashable, Codable {
         case pending, delivered, dead
     }
 
-    public var alert: Alert
+    /// What is delivered: an alert, or a notification of another kind.
+    public var notification: OutgoingNotification
     public var sink: String
     public var status: Status
     public var attempts: Int
-    /// When the alert was queued (wall clock).
+    /// When the notification was queued (wall clock).
     public var createdAt: Timestamp
     /// Pending: when the next attempt is due.
     public var nextAttemptAt: Timestamp?
     public var deliveredAt: Timestamp?
     public var lastError: String?
 
-    public init(alert: Alert, sink: String, status: Status, attempts: Int, createdAt: Timestamp,
+    public init(notification: OutgoingNotification, sink: String, status: Status, attempts: Int, createdAt: Timestamp,
                 nextAttemptAt: Timestamp?, deliveredAt: Timestamp? = nil, lastError: String? = nil) {
-        self.alert = alert
+        self.notification = notification
         self.sink = sink
         self.status = status
         self.attempts = attempts
@@ -108,13 +109,14 @@ public struct DeliveryOutcome: Sendable, Hashable {
         case dead(error: String)
     }
 
-    public var alertID: String
+    /// The delivered notification's id (an alert's id for an alert).
+    public var notificationID: String
     public var sink: String
     public var at: Timestamp
     public var result: Result
 
-    public init(alertID: String, sink: String, at: Timestamp, result: Result) {
-        self.alertID = alertID
+    public init(notificationID: String, sink: String, at: Timestamp, result: Result) {
+        self.notificationID = notificationID
         self.sink = sink
         self.at = at
         self.result = result
