@@ -66,6 +66,9 @@ public enum Daemon {
             pendingDeliveries: {
                 try? await store.pendingDeliveryCount()
             })
+        let housekeeping = Housekeeping(store: store, configuration: { await evaluator.currentConfiguration },
+                                        wallClock: wallClock, logger: logger)
+        let scheduler = JobScheduler(jobs: [housekeeping.job], store: store, clock: clock, wallClock: wallClock, logger: logger)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloadRequests = AsyncStream<Void> { continuation in
             let task = Task {
@@ -90,6 +93,7 @@ public enum Daemon {
                 // First, so it stops last: the watchdog pings while the others drain.
                 .init(service: ObserverService(observer: observer), successTerminationBehavior: .ignore),
                 .init(service: DispatchService(dispatcher: dispatcher)),
+                .init(service: SchedulerService(scheduler: scheduler)),
                 .init(service: polling),
                 // Last, so it hears of shutdown first: STOPPING=1 at once, and a reload in
                 // progress is abandoned.

@@ -44,6 +44,24 @@ public struct StdoutSink: NotificationSink {
         case .text: line = "ALERT \(AlertRendering.textLine(alert)) [\(alert.id)] \(alert.message)"
         case .json: line = AlertRendering.jsonLine(alert)
         }
+        try await emit(line)
+    }
+
+    /// An alert-shaped notification as an alert; any other kind as one line: text
+    /// `DIGEST TIME [ID] Title: text`, or a JSON object with `kind` (``NotificationRendering``).
+    public func deliver(_ notification: OutgoingNotification) async throws(SinkError) {
+        switch notification.content {
+        case .alert(let alert):
+            try await deliver(alert)
+        case .message(let message):
+            switch format {
+            case .text: try await emit(NotificationRendering.textLine(notification, message))
+            case .json: try await emit(NotificationRendering.jsonLine(notification, message))
+            }
+        }
+    }
+
+    private func emit(_ line: String) async throws(SinkError) {
         let writeLine = self.writeLine
         let result: Result<Void, SinkError> = await withCheckedContinuation { continuation in
             StdoutSink.writer.async {

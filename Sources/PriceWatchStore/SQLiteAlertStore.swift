@@ -1,7 +1,9 @@
 import GRDB
 import PriceWatchCore
 
-/// The ``AlertStore`` of the daemon: one SQLite file, accessed through GRDB.
+/// The daemon's store: one SQLite file, accessed through GRDB, implementing every role port
+/// of the core (``RuleStateStore``, ``QuoteHistoryStore``, ``OutboxStore``, ``AlertLogStore``,
+/// ``RetentionStore``, ``JobRunStore``).
 ///
 /// The store owns a GRDB `DatabaseWriter`: a `DatabasePool` in WAL mode for a file (one
 /// serialized writer, concurrent readers that never block it), or a `DatabaseQueue` in memory
@@ -21,7 +23,8 @@ import PriceWatchCore
 /// file) and foreign keys are enforced.
 ///
 /// The schema and its migrations are described in `StoreMigrations`.
-public final class SQLiteAlertStore: AlertStore {
+public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxStore, AlertLogStore, RetentionStore,
+    JobRunStore {
     /// The database file, or `:memory:` for an in-memory store. Every ``StoreError`` names it.
     public let path: String
     private let writer: any DatabaseWriter
@@ -121,7 +124,7 @@ public final class SQLiteAlertStore: AlertStore {
         }
     }
 
-    // MARK: - AlertStore
+    // MARK: - RuleStateStore and QuoteHistoryStore
 
     /// Every stored rule state, keyed by rule id and symbol, with its fingerprint.
     public func ruleStates() async throws -> [RuleStateKey: StoredRuleState] {
@@ -151,23 +154,37 @@ public final class SQLiteAlertStore: AlertStore {
             for pending in commit.alerts {
                 let inserted = try AlertTable.insert(pending.alert, createdAt: commit.now, in: db)
                 guard inserted else { continue }
-                try DeliveryTable.insertPending(alertID: pending.alert.id, sinks: pending.sinks, now: commit.now, in: db)
+                try DeliveryTable.insertPending(notificationID: pending.alert.id, sinks: pending.sinks, now: commit.now, in: db)
             }
         }
     }
 
-    /// Deletes quotes older than `cutoff`, keeping per provider and symbol the newest quote at
-    /// or before it (the anchor a window base may need). Returns how many rows went.
-    @discardableResult
-    public func pruneHistory(before cutoff: Timestamp) async throws -> Int {
-        try await write("pruning history") { db in try QuoteTable.prune(before: cutoff, in: db) }
-    }
+    // MARK: - OutboxStore
 
     /// Pending deliveries whose next attempt is at or before `dueBy`, ordered by next attempt,
     /// then queue time, then queue order; at most `limit` (none when `limit` is not positive).
+    /// Across sinks, so not part of ``OutboxStore`` (the dispatcher reads sink by sink): for
+    /// tests and tools.
     public func pendingDeliveries(dueBy: Timestamp, limit: Int) async throws -> [Delivery] {
         try await read("reading due deliveries") { db in
             try DeliveryTable.pending(dueBy: dueBy, limit: limit, in: db)
+        }
+    }
+
+    /// Queues `notification` with one pending delivery per sink, due at `now`, in one
+    /// transaction. A notification whose id is already stored adds nothing (a producer that
+    /// queues again after a crash queues nothing twice). An alert of kind `alert` also enters
+    /// the alert log.
+    public func enqueue(_ notification: OutgoingNotification, sinks: [String], now: Timestamp) async throws {
+        try await write("queuing notification \(notification.id)") { db in
+            let inserted: Bool
+            if notification.kind == .alert, let alert = notification.alert {
+                inserted = try AlertTable.insert(alert, createdAt: now, in: db)
+            } else {
+                inserted = try NotificationTable.insert(notification, createdAt: now, in: db)
+            }
+            guard inserted else { return }
+            try DeliveryTable.insertPending(notificationID: notification.id, sinks: sinks, now: now, in: db)
         }
     }
 
@@ -189,7 +206,7 @@ public final class SQLiteAlertStore: AlertStore {
         try await read("counting pending deliveries") { db in try DeliveryTable.pendingCount(in: db) }
     }
 
-    /// The earliest next attempt of any pending delivery, if there is one.
+    /// The earliest next attempt of any pending delivery, if there is one (tests and tools).
     public func nextPendingAttempt() async throws -> Timestamp? {
         try await read("reading the next delivery time") { db in try DeliveryTable.nextPendingAttempt(in: db) }
     }
@@ -203,6 +220,8 @@ public final class SQLiteAlertStore: AlertStore {
     ///
     /// - Throws: ``StoreError/unknownDelivery(path:alertID:sink:)`` when the outbox has no such
     ///   delivery.
+    ///
+    /// Tests and tools; the dispatcher records through ``recordAttempts(_:)``.
     public func recordAttempt(_ outcome: DeliveryOutcome) async throws {
         try await write("recording a delivery attempt") { db in try DeliveryTable.record(outcome, in: db) }
     }
@@ -216,11 +235,27 @@ public final class SQLiteAlertStore: AlertStore {
         }
     }
 
+    // MARK: - RetentionStore
+
+    /// Deletes quotes older than `cutoff`, keeping per provider and symbol the newest quote at
+    /// or before it (the anchor a window base may need). Returns how many rows went.
+    @discardableResult
+    public func pruneHistory(before cutoff: Timestamp) async throws -> Int {
+        try await write("pruning history") { db in try QuoteTable.prune(before: cutoff, in: db) }
+    }
+
     /// Deletes alerts queued before `cutoff` (wall clock) that have no pending delivery, with
     /// their deliveries. Returns how many alerts went.
     @discardableResult
     public func pruneAlerts(before cutoff: Timestamp) async throws -> Int {
         try await write("pruning the alert log") { db in try AlertTable.prune(before: cutoff, in: db) }
+    }
+
+    /// Deletes notifications other than alerts queued before `cutoff` that have no pending
+    /// delivery, with their deliveries. Returns how many went.
+    @discardableResult
+    public func pruneNotifications(before cutoff: Timestamp) async throws -> Int {
+        try await write("pruning notifications") { db in try NotificationTable.prune(before: cutoff, in: db) }
     }
 
     /// Deletes the states of rule-and-symbol pairs not in `live` whose last alert (quote time)
@@ -232,10 +267,30 @@ public final class SQLiteAlertStore: AlertStore {
         }
     }
 
+    /// Runs `PRAGMA optimize`: SQLite refreshes the statistics of the query planner where
+    /// they went stale (cheap when nothing changed much).
+    public func optimize() async throws {
+        try await write("optimizing") { db in try db.execute(sql: "PRAGMA optimize") }
+    }
+
+    // MARK: - AlertLogStore
+
     /// The alerts whose quote time is at or after `since` (all when nil), oldest first (alerts
     /// with equal times in the order they were committed), each with its deliveries.
     public func alerts(since: Timestamp?) async throws -> [AlertRecord] {
         try await read("reading alerts") { db in try AlertTable.records(since: since, in: db) }
+    }
+
+    // MARK: - JobRunStore
+
+    /// The last recorded run of every scheduled job.
+    public func jobRuns() async throws -> [String: JobRun] {
+        try await read("reading the runs of scheduled jobs") { db in try JobRunTable.all(in: db) }
+    }
+
+    /// Records `run` as its job's last run.
+    public func recordJobRun(_ run: JobRun) async throws {
+        try await write("recording the run of job '\(run.job)'") { db in try JobRunTable.upsert(run, in: db) }
     }
 
     // MARK: - Read helpers

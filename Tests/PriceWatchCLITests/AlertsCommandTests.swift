@@ -46,13 +46,13 @@ import Testing
         try await store.commit(StoreCommit(provider: "replay", alerts: [PendingAlert(alert: alert("id-now", time: now), sinks: ["ops", "gone"])], now: now))
         func at(_ base: Timestamp, plus seconds: Int64) -> Timestamp { Timestamp(milliseconds: base.milliseconds + seconds * 1000) }
         try await store.recordAttempts([
-            DeliveryOutcome(alertID: "id-old", sink: "out", at: at(old, plus: 1), result: .delivered),
-            DeliveryOutcome(alertID: "id-hour", sink: "out", at: at(hourAgo, plus: 1), result: .delivered),
-            DeliveryOutcome(alertID: "id-hour", sink: "ops", at: at(hourAgo, plus: 1), result: .retry(at: at(hourAgo, plus: 2), error: "HTTP 503")),
-            DeliveryOutcome(alertID: "id-now", sink: "ops", at: now, result: .dead(error: "HTTP 404 Not Found")),
-            DeliveryOutcome(alertID: "id-now", sink: "gone", at: now, result: .dead(error: "no sink named 'gone' in the configuration")),
+            DeliveryOutcome(notificationID: "id-old", sink: "out", at: at(old, plus: 1), result: .delivered),
+            DeliveryOutcome(notificationID: "id-hour", sink: "out", at: at(hourAgo, plus: 1), result: .delivered),
+            DeliveryOutcome(notificationID: "id-hour", sink: "ops", at: at(hourAgo, plus: 1), result: .retry(at: at(hourAgo, plus: 2), error: "HTTP 503")),
+            DeliveryOutcome(notificationID: "id-now", sink: "ops", at: now, result: .dead(error: "HTTP 404 Not Found")),
+            DeliveryOutcome(notificationID: "id-now", sink: "gone", at: now, result: .dead(error: "no sink named 'gone' in the configuration")),
         ])
-        try await store.recordAttempt(DeliveryOutcome(alertID: "id-hour", sink: "ops", at: at(hourAgo, plus: 2),
+        try await store.recordAttempt(DeliveryOutcome(notificationID: "id-hour", sink: "ops", at: at(hourAgo, plus: 2),
                                                       result: .retry(at: at(hourAgo, plus: 3_700), error: "HTTP 429")))
         try store.close()
     }

@@ -13,12 +13,12 @@ import Testing
     static func delivery(_ id: String, queued: Int64, due: Int64? = nil, attempts: Int = 0) -> Delivery {
         var alert = Self.alert
         alert.id = id
-        return Delivery(alert: alert, sink: "hook", status: .pending, attempts: attempts,
+        return Delivery(notification: OutgoingNotification(alert), sink: "hook", status: .pending, attempts: attempts,
                         createdAt: Timestamp(seconds: queued), nextAttemptAt: Timestamp(seconds: due ?? queued))
     }
 
     static func ids(_ plan: DeliveryBatchPlanner.Plan) -> [[String]] {
-        plan.batches.map { $0.map(\.alert.id) }
+        plan.batches.map { $0.map(\.notification.id) }
     }
 
     @Test func withoutGroupingEachDueDeliveryGoesAloneUpToTheFreeSlots() {
@@ -93,5 +93,30 @@ import Testing
         let pending = [Self.delivery("new", queued: 20), Self.delivery("old", queued: 1, due: 22, attempts: 2)]
         let plan = planner.plan(pending, now: Timestamp(seconds: 30), freeSlots: 4)
         #expect(Self.ids(plan) == [["old"], ["new"]])
+    }
+}
+
+/// Only alerts are grouped: other kinds go alone, at once.
+@Suite struct DeliveryBatchPlannerKindTests {
+    @Test func otherKindsGoAloneAndAheadOfOpenGroups() {
+        func delivery(_ id: String, kind: NotificationKind?) -> Delivery {
+            let time = Timestamp(seconds: 100)
+            var alert = DeliveryBatchPlannerTests.alert
+            alert.id = id
+            let notification = kind.map {
+                OutgoingNotification(id: id, kind: $0, time: time, content: .message(NotificationMessage(title: id, text: "")))
+            } ?? OutgoingNotification(alert)
+            return Delivery(notification: notification, sink: "hook", status: .pending, attempts: 0, createdAt: time, nextAttemptAt: time)
+        }
+        let planner = DeliveryBatchPlanner(groupWait: 60_000)
+        let due = [delivery("a1", kind: nil), delivery("d1", kind: .digest), delivery("a2", kind: nil), delivery("r1", kind: .report)]
+        let open = planner.plan(due, now: Timestamp(seconds: 110), freeSlots: 4)
+        #expect(open.batches.map { $0.map(\.notification.id) } == [["d1"], ["r1"]])
+        #expect(open.wakeAt == Timestamp(seconds: 160))
+        let closed = planner.plan(due, now: Timestamp(seconds: 160), freeSlots: 2)
+        #expect(closed.batches.map { $0.map(\.notification.id) } == [["d1"], ["r1"]])
+        #expect(closed.waiting == 2, "the alerts' group waits for a free slot")
+        let roomy = planner.plan(due, now: Timestamp(seconds: 160), freeSlots: 3)
+        #expect(roomy.batches.map { $0.map(\.notification.id) } == [["d1"], ["r1"], ["a1", "a2"]])
     }
 }

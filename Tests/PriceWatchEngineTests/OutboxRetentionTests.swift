@@ -22,7 +22,7 @@ import Testing
         for item in [old, oldPending, recent] {
             try await store.commit(StoreCommit(provider: "feed", alerts: [PendingAlert(alert: item, sinks: ["recorder"])], now: item.time))
         }
-        try await store.recordAttempts([old, recent].map { DeliveryOutcome(alertID: $0.id, sink: "recorder", at: $0.time, result: .delivered) })
+        try await store.recordAttempts([old, recent].map { DeliveryOutcome(notificationID: $0.id, sink: "recorder", at: $0.time, result: .delivered) })
         let fired = RuleState(phase: .fired, lastAlertAt: Timestamp(seconds: now.seconds - 40 * day), alertCount: 1)
         try await store.commit(StoreCommit(provider: "feed", states: [
             RuleStateKey(rule: "live", symbol: "AAPL"): StoredRuleState(fingerprint: "f", state: fired),

@@ -106,7 +106,7 @@ import Testing
         let store = try SQLiteAlertStore.inMemory()
         let alert = try Fixtures.alert(id: "a1")
         try await store.commit(Fixtures.commit(alert, sinks: ["stdout/console"], now: 1))
-        try await store.recordAttempt(DeliveryOutcome(alertID: "a1", sink: "stdout/console", at: Fixtures.time(2),
+        try await store.recordAttempt(DeliveryOutcome(notificationID: "a1", sink: "stdout/console", at: Fixtures.time(2),
                                                       result: .delivered))
         try await store.commit(Fixtures.commit(alert, sinks: ["stdout/console", "email/me"], now: 3))
 

@@ -7,7 +7,7 @@ import Testing
 /// of stale rule states, and read-only opening next to a writer.
 @Suite struct OutboxPerSinkAndPruningTests {
     static func outcome(_ id: String, _ sink: String, at seconds: Int64, _ result: DeliveryOutcome.Result) -> DeliveryOutcome {
-        DeliveryOutcome(alertID: id, sink: sink, at: Fixtures.time(seconds), result: result)
+        DeliveryOutcome(notificationID: id, sink: sink, at: Fixtures.time(seconds), result: result)
     }
 
     /// 300 alerts for a stuck sink queued before one for a healthy sink: the healthy one's
@@ -20,8 +20,8 @@ import Testing
         try await store.commit(Fixtures.commit(try Fixtures.alert(id: "h1", at: 400), sinks: ["healthy"], now: 5))
 
         let healthy = try await store.pendingDeliveries(sink: "healthy", dueBy: Fixtures.time(10), limit: 4)
-        #expect(healthy.map(\.alert.id) == ["h1"])
-        #expect(try await store.pendingDeliveries(sink: "stuck", dueBy: Fixtures.time(10), limit: 3).map(\.alert.id) == ["s0", "s1", "s2"])
+        #expect(healthy.map(\.notification.id) == ["h1"])
+        #expect(try await store.pendingDeliveries(sink: "stuck", dueBy: Fixtures.time(10), limit: 3).map(\.notification.id) == ["s0", "s1", "s2"])
         #expect(try await store.pendingDeliveries(sink: "healthy", dueBy: Fixtures.time(4), limit: 4).isEmpty)
         #expect(try await store.pendingSinks() == ["stuck": Fixtures.time(0), "healthy": Fixtures.time(5)])
 

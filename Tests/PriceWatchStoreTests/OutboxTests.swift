@@ -5,12 +5,12 @@ import Testing
 /// The outbox: what is due, in which order, and how attempts change it.
 @Suite struct OutboxTests {
     static func ids(_ deliveries: [Delivery]) -> [String] {
-        deliveries.map { "\($0.alert.id) \($0.sink)" }
+        deliveries.map { "\($0.notification.id) \($0.sink)" }
     }
 
     static func outcome(_ id: String, _ sink: String = "stdout/console", at seconds: Int64,
                         _ result: DeliveryOutcome.Result) -> DeliveryOutcome {
-        DeliveryOutcome(alertID: id, sink: sink, at: Fixtures.time(seconds), result: result)
+        DeliveryOutcome(notificationID: id, sink: sink, at: Fixtures.time(seconds), result: result)
     }
 
     /// Alerts a1 (queued at 10), a2 (at 20) and a3 (at 30), each to one sink.
@@ -164,7 +164,7 @@ import Testing
         #expect(all.map(\.alert.id) == ["early", "middle", "middle-2", "late"])
         #expect(all.allSatisfy { $0.deliveries.map(\.sink) == ["a/x", "b/y"] })
         #expect(all[1].deliveries.map(\.status) == [.pending, .dead])
-        #expect(all.allSatisfy { record in record.deliveries.allSatisfy { $0.alert == record.alert } })
+        #expect(all.allSatisfy { record in record.deliveries.allSatisfy { $0.notification.alert == record.alert } })
         #expect(try await store.alerts(since: Fixtures.time(200)).map(\.alert.id) == ["middle", "middle-2", "late"])
         #expect(try await store.alerts(since: Fixtures.time(301)).isEmpty)
     }
@@ -187,7 +187,7 @@ import Testing
             let due = try await store.pendingDeliveries(dueBy: Fixtures.time(70), limit: 10)
             #expect(due.count == 1)
             let pending = try #require(due.first)
-            #expect(pending.alert == (try Fixtures.alert(id: "a1")))
+            #expect(pending.notification.alert == (try Fixtures.alert(id: "a1")))
             #expect(pending.sink == "webhook/ops")
             #expect(pending.attempts == 1)
             #expect(pending.lastError == "HTTP 503")

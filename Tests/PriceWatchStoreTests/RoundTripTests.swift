@@ -95,7 +95,7 @@ import Testing
         try await store.commit(Fixtures.commit(alert, sinks: ["stdout/console", "webhook/ops"], now: 31))
 
         let expected = ["stdout/console", "webhook/ops"].map {
-            Delivery(alert: alert, sink: $0, status: .pending, attempts: 0, createdAt: Fixtures.time(31),
+            Delivery(notification: OutgoingNotification(alert), sink: $0, status: .pending, attempts: 0, createdAt: Fixtures.time(31),
                      nextAttemptAt: Fixtures.time(31))
         }
         #expect(try await store.alerts(since: nil) == [AlertRecord(alert: alert, deliveries: expected)])

@@ -69,6 +69,10 @@ public final class ManualClock: Clock, Sendable {
         for sleeper in woken { sleeper.continuation.resume() }
     }
 
+    /// The earliest deadline of the tasks asleep on this clock, if any sleeps: a test moves
+    /// time exactly to it so the code under test wakes exactly when it asked to.
+    public var earliestDeadline: Instant? { state.withLock { $0.sleepers.map(\.deadline).min() } }
+
     /// How many tasks are asleep on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 

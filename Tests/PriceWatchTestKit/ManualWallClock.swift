@@ -11,6 +11,8 @@ public final class ManualWallClock: Sendable {
 
     public func advance(seconds: Int64) { current.withLock { $0 = Timestamp(milliseconds: $0.milliseconds + seconds * 1000) } }
 
+    public func advance(milliseconds: Int64) { current.withLock { $0 = Timestamp(milliseconds: $0.milliseconds + milliseconds) } }
+
     /// The function to hand to the code under test.
     public var function: @Sendable () -> Timestamp { { [self] in self.now } }
 }

@@ -37,7 +37,9 @@ public enum SendTestNotification {
         guard let target = sinks[settings.name], !sinkDiagnostics.containsErrors else { return .configurationFailed }
         let alert = testAlert(through: target.identity, now: now)
         do {
-            try await target.deliver(alert)
+            // The sinks' notification path, as the outbox uses it: kind `test`, carrying the
+            // labelled alert, so the receiver sees exactly what a real alert looks like.
+            try await target.deliver(OutgoingNotification(id: alert.id, kind: .test, time: alert.time, content: .alert(alert)))
         } catch {
             return .failed(identity: target.identity, error: error)
         }

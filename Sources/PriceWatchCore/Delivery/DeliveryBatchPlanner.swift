@@ -11,6 +11,9 @@
 /// first, at most ``maximumGroupSize`` of them; the next oldest opens the next group, and so
 /// on while slots are free. A retried group keeps its members (they share one outcome, so they
 /// fall due together again) and is long past its close, so it goes out at once.
+///
+/// Only alerts are grouped: a delivery of any other kind (a digest, a report, a test
+/// message) goes alone as soon as it is due and a slot is free, ahead of the groups.
 public struct DeliveryBatchPlanner: Sendable, Hashable {
     /// How long, in milliseconds, a group stays open after its first alert was queued; nil:
     /// no grouping, every delivery goes alone.
@@ -48,10 +51,14 @@ public struct DeliveryBatchPlanner: Sendable, Hashable {
             let started = due.prefix(slots).map { [$0] }
             return Plan(batches: started, wakeAt: nil, waiting: due.count - started.count)
         }
-        // Oldest queued first; the sort is stable, so equal times keep the store's order.
-        var remaining = due.enumerated().sorted { ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset) }
-            .map(\.element)[...]
         var batches: [[Delivery]] = []
+        let alone = due.filter { !Self.groups($0) }
+        for delivery in alone.prefix(slots) { batches.append([delivery]) }
+        let aloneWaiting = alone.count - min(alone.count, slots)
+        slots -= min(alone.count, slots)
+        // Oldest queued first; the sort is stable, so equal times keep the store's order.
+        var remaining = due.filter(Self.groups).enumerated().sorted { ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset) }
+            .map(\.element)[...]
         var wakeAt: Timestamp?
         while let first = remaining.first {
             let closes = Timestamp(milliseconds: first.createdAt.milliseconds + max(groupWait, 0))
@@ -65,7 +72,12 @@ public struct DeliveryBatchPlanner: Sendable, Hashable {
             remaining = remaining.dropFirst(members.count)
             slots -= 1
         }
-        let waiting = wakeAt == nil ? remaining.count : 0
+        let waiting = (wakeAt == nil ? remaining.count : 0) + aloneWaiting
         return Plan(batches: batches, wakeAt: wakeAt, waiting: waiting)
+    }
+
+    /// Whether a delivery may join a group: alerts only.
+    static func groups(_ delivery: Delivery) -> Bool {
+        delivery.notification.kind == .alert && delivery.notification.alert != nil
     }
 }

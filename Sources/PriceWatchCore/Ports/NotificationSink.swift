@@ -1,4 +1,5 @@
-/// A destination for alerts: standard output, a webhook, an email address.
+/// A destination for notifications (alerts, digests, reports, test messages): standard
+/// output, a webhook, an email address.
 ///
 /// Contract:
 /// - ``deliver(_:)`` delivers one alert once, or throws a ``SinkError`` saying whether a retry
@@ -16,6 +17,10 @@
 /// Every alert in a group keeps its own `id`; the group's own id (a webhook's `webhook-id`,
 /// an email's `Message-ID`) is derived from the id of its first alert, which is the oldest
 /// one: a group retried after a failure has the same first alert, hence the same id.
+///
+/// Other kinds (``deliver(_:)-(OutgoingNotification)``) have the same contract: delivered once per
+/// call or a ``SinkError``, the notification's stable `id` on every attempt (a webhook signs
+/// it). They are never grouped.
 public protocol NotificationSink: Sendable {
     /// `kind/name`, e.g. `webhook/ops`: the identity used in every log line and table.
     var identity: String { get }
@@ -28,9 +33,26 @@ public protocol NotificationSink: Sendable {
     /// alerts one after another and stops at the first failure, which fails the whole group:
     /// the alerts before it are delivered again with the group (at least once, same ids).
     func deliver(_ alerts: [Alert]) async throws(SinkError)
+    /// Delivers one notification of any kind. An alert-shaped one (kind `alert`, or the test
+    /// alert of `pricewatch notify-test`) is rendered exactly as ``deliver(_:)-(Alert)``
+    /// renders an alert; a message (a digest, a report, …) as the sink's medium allows.
+    ///
+    /// The default delivers alert-shaped notifications through ``deliver(_:)-(Alert)`` and
+    /// refuses the others permanently; every sink of pricewatch implements it for all kinds.
+    func deliver(_ notification: OutgoingNotification) async throws(SinkError)
 }
 
 extension NotificationSink {
+    /// Alert-shaped notifications through ``deliver(_:)-(Alert)``; other kinds are refused.
+    public func deliver(_ notification: OutgoingNotification) async throws(SinkError) {
+        switch notification.content {
+        case .alert(let alert):
+            try await deliver(alert)
+        case .message:
+            throw SinkError(retryable: false, "\(identity): cannot carry '\(notification.kind)' notifications")
+        }
+    }
+
     /// Delivers the alerts one by one; the first failure fails the group.
     public func deliver(_ alerts: [Alert]) async throws(SinkError) {
         for alert in alerts { try await deliver(alert) }

@@ -15,7 +15,7 @@ import PriceWatchCore
 ///   sink's `max_age` replaces the schedule's maximum age.
 /// - ``stop()`` stops taking new deliveries at once; those in flight get a bounded grace.
 public actor DeliveryDispatcher<C: Clock<Duration>> {
-    private let store: any AlertStore
+    private let store: any OutboxStore
     private let sinks: SinkRegistry
     private let doorbell: Doorbell
     private let clock: C
@@ -33,7 +33,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     private var finishedDuringRead: Set<DeliveryKey>?
 
     struct DeliveryKey: Hashable {
-        let alertID: String
+        let notificationID: String
         let sink: String
     }
 
@@ -41,7 +41,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     ///   - schedule: retries and dead letters; a sink's `max_age` overrides `maximumAge`.
     ///   - perSinkLimit: deliveries in flight per sink when its settings give no `concurrency`.
     ///   - maximumGroupSize: the most alerts one group carries.
-    public init(store: any AlertStore, sinks: SinkRegistry, doorbell: Doorbell, clock: C,
+    public init(store: any OutboxStore, sinks: SinkRegistry, doorbell: Doorbell, clock: C,
                 wallClock: @escaping @Sendable () -> Timestamp, schedule: RetrySchedule = RetrySchedule(),
                 perSinkLimit: Int = 4, maximumGroupSize: Int = 100, logger: Logger) {
         self.store = store
@@ -149,7 +149,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
             }
             // Deliveries may have started or finished during the read: recount after it.
             let startable = due.filter { delivery in
-                let key = DeliveryKey(alertID: delivery.alert.id, sink: delivery.sink)
+                let key = DeliveryKey(notificationID: delivery.notification.id, sink: delivery.sink)
                 return !inFlight.contains(key) && finishedDuringRead?.contains(key) != true
             }
             guard !stopping else { break }
@@ -157,7 +157,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
             if let wakeAt = plan.wakeAt { pass.wake(at: wakeAt) }
             if plan.waiting > 0 || (startable.isEmpty && !due.isEmpty) { pass.blocked += 1 }
             for batch in plan.batches {
-                let keys = batch.map { DeliveryKey(alertID: $0.alert.id, sink: $0.sink) }
+                let keys = batch.map { DeliveryKey(notificationID: $0.notification.id, sink: $0.sink) }
                 inFlight.formUnion(keys)
                 batchesInFlight[sink, default: 0] += 1
                 pass.started += 1
@@ -170,9 +170,18 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     /// One attempt at a batch: a single delivery, or a group as one message.
     private func attempt(_ batch: [Delivery], sink name: String, keys: [DeliveryKey]) async {
         guard let first = batch.first else { return }
-        let alerts = batch.map(\.alert)
-        var metadata: Logger.Metadata = ["alert_id": "\(first.alert.id)", "sink": "\(name)",
-                                         "rule": "\(first.alert.rule)", "symbol": "\(first.alert.symbol)"]
+        // A batch of several is a group, and only alerts are grouped (the planner's rule).
+        let alerts = batch.compactMap(\.notification.alert)
+        var metadata: Logger.Metadata = ["sink": "\(name)"]
+        if let alert = first.notification.alert {
+            metadata["alert_id"] = "\(alert.id)"
+            metadata["rule"] = "\(alert.rule)"
+            metadata["symbol"] = "\(alert.symbol)"
+        }
+        if first.notification.kind != .alert {
+            metadata["notification_id"] = "\(first.notification.id)"
+            metadata["kind"] = "\(first.notification.kind)"
+        }
         if batch.count > 1 { metadata["group_size"] = "\(batch.count)" }
         // A group shares one history: its oldest queue time and its most attempts decide.
         let createdAt = batch.map(\.createdAt).min() ?? first.createdAt
@@ -181,8 +190,8 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         if let sink = sinks.sink(named: name) {
             metadata["sink"] = "\(sink.identity)"
             do {
-                if alerts.count == 1 {
-                    try await sink.deliver(first.alert)
+                if batch.count == 1 {
+                    try await sink.deliver(first.notification)
                 } else {
                     try await sink.deliver(alerts)
                 }
@@ -213,7 +222,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         }
         let at = wallClock()
         do {
-            try await store.recordAttempts(batch.map { DeliveryOutcome(alertID: $0.alert.id, sink: $0.sink, at: at, result: result) })
+            try await store.recordAttempts(batch.map { DeliveryOutcome(notificationID: $0.notification.id, sink: $0.sink, at: at, result: result) })
         } catch {
             logger.error("could not record a delivery attempt: \(error); it will be attempted again", metadata: metadata)
         }

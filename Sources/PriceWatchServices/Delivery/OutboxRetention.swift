@@ -20,11 +20,13 @@ public enum OutboxRetention {
     }
 
     /// Deletes what is past the retention; run with the quote history pruning (hourly).
-    public static func prune(store: any AlertStore, configuration: Configuration, now: Timestamp, logger: Logger) async throws {
+    public static func prune(store: any RetentionStore, configuration: Configuration, now: Timestamp, logger: Logger) async throws {
         let retention = logRetention(configuration)
         let cutoff = now.subtracting(retention)
         let alerts = try await store.pruneAlerts(before: cutoff)
         if alerts > 0 { logger.debug("pruned \(alerts) delivered or dead alerts older than \(retention)") }
+        let notifications = try await store.pruneNotifications(before: cutoff)
+        if notifications > 0 { logger.debug("pruned \(notifications) delivered or dead notifications older than \(retention)") }
         var live: Set<RuleStateKey> = []
         for rule in configuration.rules {
             for symbol in rule.symbols { live.insert(RuleStateKey(rule: rule.id, symbol: symbol)) }

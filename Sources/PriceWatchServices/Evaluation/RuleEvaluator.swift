@@ -10,12 +10,9 @@ import PriceWatchCore
 public actor RuleEvaluator {
     private var engine: AlertEngine
     private var configuration: Configuration
-    private let store: any AlertStore
+    private let store: any RuleStateStore & QuoteHistoryStore
     private let doorbell: Doorbell
     var logger: Logger
-    private var lastPrune: Timestamp?
-    /// How often old quote history is pruned from the store.
-    static let pruneInterval: Int64 = 3_600_000
 
     /// What one poll did, for logs and status.
     public struct Report: Sendable, Hashable {
@@ -28,7 +25,7 @@ public actor RuleEvaluator {
     }
 
     /// Loads rule states and history from the store for `configuration`.
-    public init(configuration: Configuration, store: any AlertStore, doorbell: Doorbell, logger: Logger, now: Timestamp) async throws {
+    public init(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore, doorbell: Doorbell, logger: Logger, now: Timestamp) async throws {
         self.configuration = configuration
         self.store = store
         self.doorbell = doorbell
@@ -44,7 +41,7 @@ public actor RuleEvaluator {
         self.engine = engine
     }
 
-    private static func loadEngine(configuration: Configuration, store: any AlertStore, now: Timestamp) async throws -> AlertEngine {
+    private static func loadEngine(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore, now: Timestamp) async throws -> AlertEngine {
         let book = RuleBook(rules: configuration.rules)
         var engine = AlertEngine(book: book, storedStates: try await store.ruleStates(), trackChanges: true)
         for (index, source) in book.sources.enumerated() {
@@ -108,15 +105,9 @@ public actor RuleEvaluator {
             ])
         }
         if !alerts.isEmpty { doorbell.ring() }
-        try await pruneIfDue(now: now)
         return report
     }
 
-    private func pruneIfDue(now: Timestamp) async throws {
-        if let lastPrune, now.milliseconds - lastPrune.milliseconds < Self.pruneInterval { return }
-        lastPrune = now
-        let removed = try await store.pruneHistory(before: now.subtracting(configuration.retention))
-        if removed > 0 { logger.debug("pruned \(removed) quotes older than \(configuration.retention)") }
-        try await OutboxRetention.prune(store: store, configuration: configuration, now: now, logger: logger)
-    }
+    /// The configuration in force (the housekeeping job reads its retention and rules).
+    public var currentConfiguration: Configuration { configuration }
 }

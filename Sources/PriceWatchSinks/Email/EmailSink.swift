@@ -28,10 +28,31 @@ public struct EmailSink: NotificationSink {
         try await deliver([alert])
     }
 
+    /// One email per notification: an alert-shaped one as an alert email; another kind with
+    /// its title as the subject, its text and HTML as the two parts, and its attachments
+    /// (``MailMessage/init(from:to:notification:message:date:)``).
+    public func deliver(_ notification: OutgoingNotification) async throws(SinkError) {
+        switch notification.content {
+        case .alert(let alert):
+            try await deliver([alert])
+        case .message(let message):
+            let mail: MailMessage
+            do {
+                mail = try MailMessage(from: settings.from, to: settings.to, notification: notification, message: message, date: now())
+            } catch {
+                throw SinkError(retryable: false, "\(identity): \(error.description)")
+            }
+            try await submit(mail)
+        }
+    }
+
     /// Delivers one email listing every alert of `alerts` (a group the dispatcher collected);
     /// it succeeds or fails as a whole.
     public func deliver(_ alerts: [Alert]) async throws(SinkError) {
-        let message = try message(for: alerts, date: now())
+        try await submit(try message(for: alerts, date: now()))
+    }
+
+    private func submit(_ message: MailMessage) async throws(SinkError) {
         let submission = MailSubmission(
             url: settings.url, security: settings.security, envelopeFrom: settings.from.address,
             recipients: settings.to.map(\.address), message: message.bytes, username: settings.username,

@@ -45,6 +45,18 @@ public enum NtfyPayload {
         return WebhookContent(headers: headers, body: Array(alerts.map(\.message).joined(separator: "\n").utf8))
     }
 
+    /// A notification that is not an alert: its text as the body (its title when it has no
+    /// text), `Title` its title, `Tags` its kind. Attachments are not sent (ntfy takes one
+    /// file per message, as a different request).
+    static func content(for notification: OutgoingNotification, message: NotificationMessage) -> WebhookContent {
+        var headers = [
+            HTTPHeader("Content-Type", "text/plain; charset=utf-8"),
+            HTTPHeader("Title", headerText(message.title)),
+        ]
+        if isPlainHeaderText(notification.kind.rawValue) { headers.append(HTTPHeader("Tags", notification.kind.rawValue)) }
+        return WebhookContent(headers: headers, body: Array((message.text.isEmpty ? message.title : message.text).utf8))
+    }
+
     /// Whether the price moved up (`true`), down (`false`), or it cannot be told (`nil`):
     /// from a crossing's direction, a percent rule's change, or the condition's kind.
     static func isRising(_ alert: Alert) -> Bool? {

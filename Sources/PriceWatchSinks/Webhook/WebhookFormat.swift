@@ -22,6 +22,22 @@ public enum WebhookFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The body and headers this format sends for a notification of any kind: an alert-shaped
+    /// one exactly as ``content(for:)-(Alert)``; a message as pricewatch's notification
+    /// payload (with `kind`), or the chat formats' title and text.
+    public func content(for notification: OutgoingNotification) -> WebhookContent {
+        guard case .message(let message) = notification.content else {
+            return notification.alert.map { content(for: $0) } ?? .json("{}")
+        }
+        let text = message.text.isEmpty ? message.title : message.title + "\n" + message.text
+        switch self {
+        case .json: return .json(WebhookPayload.json(for: notification, message: message))
+        case .slack: return .json(SlackPayload.json(text: text))
+        case .discord: return .json(DiscordPayload.json(text: text))
+        case .ntfy: return NtfyPayload.content(for: notification, message: message)
+        }
+    }
+
     /// The most UTF-16 code units one message of this format may carry, `nil` when unlimited.
     var maximumMessageLength: Int? {
         switch self {

@@ -56,4 +56,40 @@ public enum WebhookPayload {
     }
 
     static func content(for alert: Alert) -> WebhookContent { .json(json(for: alert)) }
+
+    /// The event type of a notification that is not an alert (its `kind` says which).
+    public static let notificationSent = "notification"
+
+    /// The JSON text for a notification that is not alert-shaped (a digest, a report, a kind
+    /// added later):
+    ///
+    /// ```json
+    /// {"version":1,"type":"notification","kind":"digest","id":"…","time":"2024-10-02T07:00:00Z",
+    ///  "title":"Morning digest","text":"…","html":null,
+    ///  "attachments":[{"filename":"chart.png","content_type":"image/png","size":1234,"content":"iVBORw0…"}]}
+    /// ```
+    ///
+    /// Every key is always present, in this order (`html` null, `attachments` empty when the
+    /// kind has none); `content` is the file in base64. Alerts keep their own payload above,
+    /// byte for byte, without `kind`.
+    public static func json(for notification: OutgoingNotification, message: NotificationMessage) -> String {
+        var json = JSONWriter()
+        json.integer("version", version)
+        json.string("type", notificationSent)
+        json.string("kind", notification.kind.rawValue)
+        json.string("id", notification.id)
+        json.time("time", notification.time)
+        json.string("title", message.title)
+        json.string("text", message.text)
+        json.string("html", message.html)
+        json.objects("attachments", message.attachments.map { attachment in
+            var item = JSONWriter()
+            item.string("filename", attachment.filename)
+            item.string("content_type", attachment.contentType)
+            item.integer("size", attachment.bytes.count)
+            item.string("content", attachment.base64)
+            return item.result
+        })
+        return json.result
+    }
 }

@@ -68,6 +68,12 @@ public struct WebhookRequestBuilder: Sendable, CustomStringConvertible, CustomDe
         request(id: alert.id, content: format.content(for: alert), at: now)
     }
 
+    /// The request for a notification of any kind attempted at `now` (for an alert-shaped
+    /// one, exactly ``request(for:at:)-(Alert,_)``'s body).
+    public func request(for notification: OutgoingNotification, at now: Timestamp) -> HTTPRequest {
+        request(id: notification.id, content: format.content(for: notification), at: now)
+    }
+
     /// The one request for a group of two or more alerts (oldest first) attempted at `now`.
     public func request(for alerts: [Alert], at now: Timestamp) -> HTTPRequest {
         if alerts.count == 1, let only = alerts.first { return request(for: only, at: now) }

@@ -65,6 +65,13 @@ public struct WebhookSink: NotificationSink, CustomStringConvertible, CustomDebu
         try await send(builder.request(for: alert, at: wallClock()))
     }
 
+    /// One request for a notification of any kind: an alert-shaped one exactly as an alert,
+    /// another kind in the format's notification form (``WebhookFormat/content(for:)-(OutgoingNotification)``);
+    /// `webhook-id` is the notification's id.
+    public func deliver(_ notification: OutgoingNotification) async throws(SinkError) {
+        try await send(builder.request(for: notification, at: wallClock()))
+    }
+
     /// Delivers a group of alerts (`group_wait`, oldest first) as ONE request: the JSON
     /// format's `alerts.fired` payload, or the chat formats' messages one per line; its
     /// `webhook-id` is ``WebhookRequestBuilder/groupID(for:)``.

@@ -13,7 +13,9 @@ enum AlertTable {
     static let columnCount = 12
 
     /// Inserts an alert unless one with its id is stored. Returns whether it was inserted.
+    /// Its row in `notification` (kind `alert`) is inserted first, the parent of its deliveries.
     static func insert(_ alert: Alert, createdAt: Timestamp, in db: Database) throws -> Bool {
+        guard try NotificationTable.insert(OutgoingNotification(alert), createdAt: createdAt, in: db) else { return false }
         try db.cachedStatement(sql: """
             INSERT INTO alert (id, rule, symbol, provider, condition, price, currency, time, base, change,
                                direction, message, created_at)
@@ -49,10 +51,13 @@ enum AlertTable {
     /// order, each with its deliveries in insertion order.
     static func records(since: Timestamp?, in db: Database) throws -> [AlertRecord] {
         let filter = since == nil ? "" : "WHERE a.time >= ?"
+        // A file of schema v3 or older (read by `pricewatch alerts` before the daemon migrated
+        // it) names the column `alert_id`.
+        let key = try db.columns(in: "delivery").contains { $0.name == "notification_id" } ? "notification_id" : "alert_id"
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: """
                 SELECT \(selection), \(DeliveryTable.selection)
-                FROM alert AS a LEFT JOIN delivery AS d ON d.alert_id = a.id
+                FROM alert AS a LEFT JOIN delivery AS d ON d.\(key) = a.id
                 \(filter)
                 ORDER BY a.time, a.rowid, d.rowid
                 """),
@@ -67,18 +72,20 @@ enum AlertTable {
             guard try row.decode(String?.self, atIndex: columnCount) != nil, let last = records.indices.last else {
                 continue
             }
-            records[last].deliveries.append(try DeliveryTable.decode(row, at: columnCount, alert: records[last].alert))
+            records[last].deliveries.append(try DeliveryTable.decode(row, at: columnCount,
+                                                                     notification: OutgoingNotification(records[last].alert)))
         }
         return records
     }
 
     /// Deletes alerts created before `cutoff` that have no pending delivery; their deliveries
-    /// go with them (`ON DELETE CASCADE`). Returns how many alerts went.
+    /// go with them (the trigger deletes the notification row, whose deliveries cascade).
+    /// Returns how many alerts went.
     static func prune(before cutoff: Timestamp, in db: Database) throws -> Int {
         try db.execute(sql: """
             DELETE FROM alert
             WHERE created_at < ?
-              AND NOT EXISTS (SELECT 1 FROM delivery WHERE alert_id = alert.id AND status = 'pending')
+              AND NOT EXISTS (SELECT 1 FROM delivery WHERE notification_id = alert.id AND status = 'pending')
             """, arguments: [cutoff.milliseconds])
         return db.changesCount
     }

@@ -1,33 +1,33 @@
 import GRDB
 import PriceWatchCore
 
-/// The `delivery` table: the outbox, one row per alert and sink.
+/// The `delivery` table: the outbox, one row per notification and sink.
 enum DeliveryTable {
     /// The delivery columns of a query whose `delivery` table is aliased `d`, in the order
-    /// ``decode(_:at:alert:)`` reads them.
+    /// ``decode(_:at:notification:)`` reads them.
     static let selection = "d.sink, d.status, d.attempts, d.created_at, d.next_attempt_at, d.delivered_at, d.last_error"
 
     /// Queues one pending delivery per sink, due at `now`. A sink named twice is queued once.
-    static func insertPending(alertID: String, sinks: [String], now: Timestamp, in db: Database) throws {
+    static func insertPending(notificationID: String, sinks: [String], now: Timestamp, in db: Database) throws {
         guard !sinks.isEmpty else { return }
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO delivery (alert_id, sink, status, attempts, created_at, next_attempt_at)
+            INSERT INTO delivery (notification_id, sink, status, attempts, created_at, next_attempt_at)
             VALUES (?, ?, 'pending', 0, ?, ?)
-            ON CONFLICT (alert_id, sink) DO NOTHING
+            ON CONFLICT (notification_id, sink) DO NOTHING
             """)
         for sink in sinks {
-            try statement.execute(arguments: [alertID, sink, now.milliseconds, now.milliseconds])
+            try statement.execute(arguments: [notificationID, sink, now.milliseconds, now.milliseconds])
         }
     }
 
     /// Reads the delivery whose ``selection`` starts at column `offset`.
-    static func decode(_ row: Row, at offset: Int, alert: Alert) throws -> Delivery {
+    static func decode(_ row: Row, at offset: Int, notification: OutgoingNotification) throws -> Delivery {
         let statusText = try row.decode(String.self, atIndex: offset + 1)
         guard let status = Delivery.Status(rawValue: statusText) else {
             throw StoreFault.invalidValue(table: "delivery", column: "status", value: statusText)
         }
         return Delivery(
-            alert: alert,
+            notification: notification,
             sink: try row.decode(String.self, atIndex: offset),
             status: status,
             attempts: try row.decode(Int.self, atIndex: offset + 2),
@@ -43,8 +43,8 @@ enum DeliveryTable {
         guard limit > 0 else { return [] }
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: """
-                SELECT \(AlertTable.selection), \(selection)
-                FROM delivery AS d JOIN alert AS a ON a.id = d.alert_id
+                SELECT \(NotificationTable.selection), \(selection)
+                FROM delivery AS d JOIN notification AS n ON n.id = d.notification_id LEFT JOIN alert AS a ON a.id = n.id
                 WHERE d.status = 'pending' AND d.next_attempt_at <= ?
                 ORDER BY d.next_attempt_at, d.created_at, d.rowid
                 LIMIT ?
@@ -52,8 +52,8 @@ enum DeliveryTable {
             arguments: [dueBy.milliseconds, limit])
         var deliveries: [Delivery] = []
         while let row = try rows.next() {
-            let alert = try AlertTable.decode(row, at: 0)
-            deliveries.append(try decode(row, at: AlertTable.columnCount, alert: alert))
+            let notification = try NotificationTable.decode(row, at: 0)
+            deliveries.append(try decode(row, at: NotificationTable.columnCount, notification: notification))
         }
         return deliveries
     }
@@ -64,8 +64,8 @@ enum DeliveryTable {
         guard limit > 0 else { return [] }
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: """
-                SELECT \(AlertTable.selection), \(selection)
-                FROM delivery AS d JOIN alert AS a ON a.id = d.alert_id
+                SELECT \(NotificationTable.selection), \(selection)
+                FROM delivery AS d JOIN notification AS n ON n.id = d.notification_id LEFT JOIN alert AS a ON a.id = n.id
                 WHERE d.status = 'pending' AND d.sink = ? AND d.next_attempt_at <= ?
                 ORDER BY d.next_attempt_at, d.created_at, d.rowid
                 LIMIT ?
@@ -73,8 +73,8 @@ enum DeliveryTable {
             arguments: [sink, dueBy.milliseconds, limit])
         var deliveries: [Delivery] = []
         while let row = try rows.next() {
-            let alert = try AlertTable.decode(row, at: 0)
-            deliveries.append(try decode(row, at: AlertTable.columnCount, alert: alert))
+            let notification = try NotificationTable.decode(row, at: 0)
+            deliveries.append(try decode(row, at: NotificationTable.columnCount, notification: notification))
         }
         return deliveries
     }
@@ -109,8 +109,8 @@ enum DeliveryTable {
     /// A delivery that is already delivered or dead is left as it is: its first final outcome
     /// stands, so a late or repeated report can never queue a delivered alert again.
     static func record(_ outcome: DeliveryOutcome, in db: Database) throws {
-        let key: StatementArguments = ["alertID": outcome.alertID, "sink": outcome.sink]
-        let match = "WHERE alert_id = :alertID AND sink = :sink AND status = 'pending'"
+        let key: StatementArguments = ["id": outcome.notificationID, "sink": outcome.sink]
+        let match = "WHERE notification_id = :id AND sink = :sink AND status = 'pending'"
         switch outcome.result {
         case .delivered:
             try db.execute(sql: """
@@ -132,9 +132,9 @@ enum DeliveryTable {
         }
         guard db.changesCount == 0 else { return }
         let exists = try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM delivery WHERE alert_id = :alertID AND sink = :sink)",
+            db, sql: "SELECT EXISTS (SELECT 1 FROM delivery WHERE notification_id = :id AND sink = :sink)",
             arguments: key) ?? false
-        if !exists { throw StoreFault.unknownDelivery(alertID: outcome.alertID, sink: outcome.sink) }
+        if !exists { throw StoreFault.unknownDelivery(alertID: outcome.notificationID, sink: outcome.sink) }
     }
 
     /// How many deliveries have each status (statuses without any are absent).

@@ -29,6 +29,22 @@ import GRDB
 /// created_at)` for the dispatcher's per-sink "what is due" query and the per-sink summary,
 /// and `alert_by_created_at (created_at)` for pruning the alert log.
 ///
+/// Schema `v3` adds `job_run`: the last run of each scheduled job, one row per `job` name
+/// (`WITHOUT ROWID`), with `due` (the due time it accounts for, wall clock ms), `outcome`
+/// (`registered`/`succeeded`/`failed`/`skipped`), `finished_at` and `error`.
+///
+/// Schema `v4` makes the outbox hold notifications of any kind:
+///
+/// - `notification`: one row per queued notification, keyed by its stable id, with `kind`
+///   (`alert`, `digest`, …), `time` (what it is about), `created_at` (queued, wall clock ms)
+///   and `body`: NULL for an alert (its fields are in `alert`, same id), else the content as
+///   JSON (a `NotificationMessage`, or the alert of an alert-shaped kind such as `test`).
+///   Every existing alert gets a row of kind `alert`.
+/// - `delivery` is rebuilt with `notification_id` (was `alert_id`) referencing
+///   `notification(id)` `ON DELETE CASCADE`; rows keep their order; same indexes.
+/// - the trigger `alert_deletes_notification` deletes an alert's notification row (and so its
+///   deliveries) with the alert.
+///
 /// The SQL needs SQLite 3.24 or later (`ON CONFLICT ... DO NOTHING/UPDATE`).
 enum StoreMigrations {
     /// Every migration, in order.
@@ -37,6 +53,9 @@ enum StoreMigrations {
         // No table is rebuilt, so foreign keys can stay on while migrating.
         migrator.registerMigration("v1", foreignKeyChecks: .immediate, migrate: v1)
         migrator.registerMigration("v2", foreignKeyChecks: .immediate, migrate: v2)
+        migrator.registerMigration("v3", foreignKeyChecks: .immediate, migrate: v3)
+        // Rebuilds `delivery` (its foreign key changes): checked once, at the end.
+        migrator.registerMigration("v4", foreignKeyChecks: .deferred, migrate: v4)
         return migrator
     }()
 
@@ -111,6 +130,58 @@ enum StoreMigrations {
         try db.execute(sql: """
             CREATE INDEX delivery_by_sink ON delivery (status, sink, next_attempt_at, created_at);
             CREATE INDEX alert_by_created_at ON alert (created_at);
+            """)
+    }
+
+    private static func v3(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE job_run (
+                job         TEXT    NOT NULL PRIMARY KEY CHECK (job <> ''),
+                due         INTEGER NOT NULL,
+                outcome     TEXT    NOT NULL CHECK (outcome IN ('registered', 'succeeded', 'failed', 'skipped')),
+                finished_at INTEGER,
+                error       TEXT
+            ) WITHOUT ROWID;
+            """)
+    }
+
+    private static func v4(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE notification (
+                id         TEXT    NOT NULL PRIMARY KEY CHECK (id <> ''),
+                kind       TEXT    NOT NULL CHECK (kind <> ''),
+                time       INTEGER NOT NULL,
+                created_at INTEGER NOT NULL,
+                body       TEXT
+            );
+            CREATE INDEX notification_by_created_at ON notification (created_at);
+            INSERT INTO notification (id, kind, time, created_at, body)
+                SELECT id, 'alert', time, created_at, NULL FROM alert ORDER BY rowid;
+
+            CREATE TABLE delivery_v4 (
+                notification_id TEXT    NOT NULL REFERENCES notification (id) ON DELETE CASCADE,
+                sink            TEXT    NOT NULL CHECK (sink <> ''),
+                status          TEXT    NOT NULL CHECK (status IN ('pending', 'delivered', 'dead')),
+                attempts        INTEGER NOT NULL CHECK (attempts >= 0),
+                created_at      INTEGER NOT NULL,
+                next_attempt_at INTEGER,
+                delivered_at    INTEGER,
+                last_error      TEXT,
+                PRIMARY KEY (notification_id, sink)
+            );
+            INSERT INTO delivery_v4 (notification_id, sink, status, attempts, created_at, next_attempt_at,
+                                     delivered_at, last_error)
+                SELECT alert_id, sink, status, attempts, created_at, next_attempt_at, delivered_at, last_error
+                FROM delivery ORDER BY rowid;
+            DROP TABLE delivery;
+            ALTER TABLE delivery_v4 RENAME TO delivery;
+            CREATE INDEX delivery_due ON delivery (status, next_attempt_at, created_at);
+            CREATE INDEX delivery_by_sink ON delivery (status, sink, next_attempt_at, created_at);
+
+            CREATE TRIGGER alert_deletes_notification AFTER DELETE ON alert
+            BEGIN
+                DELETE FROM notification WHERE id = old.id;
+            END;
             """)
     }
 }

@@ -1,0 +1,23 @@
+import PriceWatchCore
+
+/// A named job the ``JobScheduler`` runs at the calendar times of its schedule.
+public struct ScheduledJob: Sendable {
+    /// Unique among the scheduler's jobs; the key of its last run in the store and the `job`
+    /// of its log lines.
+    public let name: String
+    public let schedule: CalendarSchedule
+    /// How late a run missed while the daemon was down may still start (once, at start);
+    /// nil: a missed run is always skipped (with a log line).
+    public let grace: RuleDuration?
+    /// The work, given the due time it runs for. A thrown error is logged and recorded; the
+    /// job runs again at its next due time. It should honour task cancellation (shutdown).
+    public let action: @Sendable (_ due: Timestamp) async throws -> Void
+
+    public init(name: String, schedule: CalendarSchedule, grace: RuleDuration?,
+                action: @escaping @Sendable (_ due: Timestamp) async throws -> Void) {
+        self.name = name
+        self.schedule = schedule
+        self.grace = grace
+        self.action = action
+    }
+}
