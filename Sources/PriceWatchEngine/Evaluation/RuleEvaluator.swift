@@ -34,27 +34,45 @@ public actor RuleEvaluator {
         self.store = store
         self.doorbell = doorbell
         self.logger = logger
-        self.engine = try await Self.loadEngine(configuration: configuration, store: store, now: now)
+        self.engine = try await Self.loadEngine(configuration: configuration, store: store)
     }
 
     /// Switches to a new configuration (SIGHUP). States of rules whose condition, value,
-    /// `from` or `rearm` changed start armed; all others continue.
+    /// `from` or `rearm` changed start armed; all others continue. Each source keeps the
+    /// history it has in memory unless the new rules need a longer window on it.
     public func reconfigure(_ configuration: Configuration, now: Timestamp) async throws {
-        let engine = try await Self.loadEngine(configuration: configuration, store: store, now: now)
+        let engine = try await Self.loadEngine(configuration: configuration, store: store, carryingOver: self.engine)
         self.configuration = configuration
         self.engine = engine
     }
 
-    private static func loadEngine(configuration: Configuration, store: any AlertStore, now: Timestamp) async throws -> AlertEngine {
+    /// Builds the engine from the stored rule states and, per source, the history its longest
+    /// window needs, counted back from the source's newest stored quote (quote time, not the
+    /// wall clock: see ``AlertStore/windowHistory(provider:symbol:window:)``). A source of
+    /// `previous` whose window covers the new one keeps `previous`'s in-memory history.
+    private static func loadEngine(configuration: Configuration, store: any AlertStore,
+                                   carryingOver previous: AlertEngine? = nil) async throws -> AlertEngine {
         let book = RuleBook(rules: configuration.rules)
         var engine = AlertEngine(book: book, storedStates: try await store.ruleStates(), trackChanges: true)
         for (index, source) in book.sources.enumerated() {
             let window = book.window(forSource: index)
-            let since = window.map { now.subtracting($0) } ?? now
-            let points = try await store.history(provider: source.provider, symbol: source.symbol, since: since)
+            if let previous, let old = previous.book.index(of: source),
+               Self.window(previous.book.window(forSource: old), covers: window) {
+                engine.adoptHistory(source: index, previous.history(ofSource: old))
+                continue
+            }
+            let points = try await store.windowHistory(provider: source.provider, symbol: source.symbol, window: window)
             engine.seedHistory(source: index, points: points)
         }
         return engine
+    }
+
+    /// Whether history kept for window `old` (nil: only the newest quote) holds all that window
+    /// `new` needs.
+    private static func window(_ old: RuleDuration?, covers new: RuleDuration?) -> Bool {
+        guard let new else { return true }
+        guard let old else { return false }
+        return old >= new
     }
 
     /// Evaluates one poll of `provider` and commits it. Quotes are processed in time order.
@@ -96,7 +114,7 @@ public actor RuleEvaluator {
             try await store.commit(commit)
         } catch {
             logger.error("could not save poll of provider '\(provider)': \(error); reloading rule state from the store")
-            engine = try await Self.loadEngine(configuration: configuration, store: store, now: now)
+            engine = try await Self.loadEngine(configuration: configuration, store: store)
             throw error
         }
         report.alerts = alerts.map(\.alert)
