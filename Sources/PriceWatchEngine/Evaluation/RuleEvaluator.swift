@@ -6,8 +6,11 @@ import PriceWatchSystemd
 /// the ``AlertEngine`` and writes the outcome to the store in one transaction.
 ///
 /// Memory never runs ahead of disk: if the transaction fails, the engine is rebuilt from the
-/// store, so the quotes of that poll are evaluated again on the next poll that brings them (or
-/// a later quote), and no alert exists in memory that the store does not have.
+/// store, and no alert exists in memory that the store does not have. When the store refuses
+/// the write for a reason a later attempt may overcome (a full disk, an I/O error), the poll is
+/// kept (``PollBacklog``, bounded) and evaluated again, before any newer poll, at the next
+/// ingest: a crossing during the outage is alerted with its quote time once the store accepts
+/// writes again.
 public actor RuleEvaluator {
     private var engine: AlertEngine
     private var configuration: Configuration
@@ -15,6 +18,15 @@ public actor RuleEvaluator {
     private let doorbell: Doorbell
     private var logger: Logger
     private var lastPrune: Timestamp?
+    /// Polls the store refused to write, waiting to be evaluated and committed in order.
+    private var backlog: PollBacklog
+    /// Since when (wall clock) the store has refused writes; nil while it accepts them.
+    private var outageSince: Timestamp?
+    /// Whether `engine` may hold what the store does not (a commit and the rebuild after it both
+    /// failed): it is rebuilt before the next poll.
+    private var engineAheadOfStore = false
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
     /// How often old quote history is pruned from the store.
     static let pruneInterval: Int64 = 3_600_000
 
@@ -29,7 +41,12 @@ public actor RuleEvaluator {
     }
 
     /// Loads rule states and history from the store for `configuration`.
-    public init(configuration: Configuration, store: any AlertStore, doorbell: Doorbell, logger: Logger, now: Timestamp) async throws {
+    ///
+    /// - Parameter backlogLimit: the most quotes kept in memory while the store refuses writes
+    ///   (``PollBacklog``); past it the oldest polls are dropped.
+    public init(configuration: Configuration, store: any AlertStore, doorbell: Doorbell, logger: Logger, now: Timestamp,
+                backlogLimit: Int = PollBacklog.defaultMaximumQuotes) async throws {
+        self.backlog = PollBacklog(maximumQuotes: backlogLimit)
         self.configuration = configuration
         self.store = store
         self.doorbell = doorbell
@@ -41,7 +58,11 @@ public actor RuleEvaluator {
     /// `from` or `rearm` changed start armed; all others continue. Each source keeps the
     /// history it has in memory unless the new rules need a longer window on it.
     public func reconfigure(_ configuration: Configuration, now: Timestamp) async throws {
-        let engine = try await Self.loadEngine(configuration: configuration, store: store, carryingOver: self.engine)
+        await acquire()
+        defer { release() }
+        let engine = try await Self.loadEngine(configuration: configuration, store: store,
+                                               carryingOver: engineAheadOfStore ? nil : self.engine)
+        engineAheadOfStore = false
         self.configuration = configuration
         self.engine = engine
     }
@@ -84,14 +105,73 @@ public actor RuleEvaluator {
     @discardableResult
     public func ingest(provider: String, results: [String: Result<Quote, ProviderError>], now: Timestamp,
                        servedBy: [String: String] = [:]) async throws -> Report {
+        await acquire()
+        defer { release() }
+        let poll = PollBacklog.Poll(provider: provider, quotes: results.values.compactMap { try? $0.get() },
+                                    servedBy: servedBy, receivedAt: now)
+        let dropped = backlog.append(poll)
+        if dropped.polls > 0 {
+            let range = dropped.earliest.map { " (quote times \($0) to \(dropped.latest ?? $0))" } ?? ""
+            logger.error("""
+                kept polls exceed \(backlog.maximumQuotes) quotes: dropped the \(dropped.polls) oldest, \(dropped.quotes) \
+                quote(s)\(range); crossings among them are not alerted
+                """)
+        }
+        var current: Report?
+        var caughtUp = 0
+        while let next = backlog.first {
+            let isCurrent = backlog.count == 1
+            do {
+                let report = try await evaluate(next, commitTime: now)
+                backlog.removeFirst()
+                if isCurrent { current = report } else { caughtUp += 1 }
+            } catch let error where Self.isOutage(error) {
+                if outageSince == nil {
+                    outageSince = now
+                    logger.error("the state store refuses writes: \(error); keeping polls in memory, in arrival order, until it accepts them")
+                }
+                throw PollKeptForLater(reason: "\(error)", polls: backlog.count, quotes: backlog.quoteCount)
+            } catch {
+                backlog.removeFirst()
+                if isCurrent { throw error }
+                logger.error("could not save a kept poll of provider '\(next.provider)': \(error); it is dropped")
+            }
+        }
+        if let since = outageSince {
+            outageSince = nil
+            logger.notice("the state store accepts writes again (refused since \(since)): \(caughtUp) kept poll(s) evaluated and committed")
+        }
+        do {
+            try await pruneIfDue(now: now)
+        } catch {
+            logger.warning("could not prune old history and alerts: \(error)")
+        }
+        return current ?? Report()
+    }
+
+    /// Whether `error` is a refusal to write now that a later attempt may overcome (see
+    /// ``TransientStoreError``); a cancelled write counts too.
+    private static func isOutage(_ error: any Error) -> Bool {
+        if error is CancellationError { return true }
+        return (error as? any TransientStoreError)?.isTransient == true
+    }
+
+    /// Evaluates one poll and commits its outcome. If the commit fails, the engine is put back to
+    /// what the store holds (rebuilt from it; if even that fails, before the next poll).
+    private func evaluate(_ poll: PollBacklog.Poll, commitTime: Timestamp) async throws -> Report {
+        if engineAheadOfStore {
+            engine = try await Self.loadEngine(configuration: configuration, store: store)
+            engineAheadOfStore = false
+        }
+        let provider = poll.provider
         var report = Report()
         var accepted: [Quote] = []
         var alerts: [PendingAlert] = []
-        let quotes = results.values.compactMap { try? $0.get() }.sorted { ($0.time, $0.symbol) < ($1.time, $1.symbol) }
+        let quotes = poll.quotes.sorted { ($0.time, $0.symbol) < ($1.time, $1.symbol) }
         for quote in quotes {
             guard let source = engine.book.index(of: QuoteSource(provider: provider, symbol: quote.symbol)) else { continue }
-            let server = servedBy[quote.symbol] ?? provider
-            let outcome = engine.process(quote, source: source, provider: server, now: now)
+            let server = poll.servedBy[quote.symbol] ?? provider
+            let outcome = engine.process(quote, source: source, provider: server, now: poll.receivedAt)
             switch outcome.acceptance {
             case .accepted:
                 report.accepted += 1
@@ -108,13 +188,16 @@ public actor RuleEvaluator {
             }
             alerts += outcome.alerts
         }
-        let commit = StoreCommit(provider: provider, quotes: accepted, states: engine.drainChangedStates(), alerts: alerts, now: now)
+        let commit = StoreCommit(provider: provider, quotes: accepted, states: engine.drainChangedStates(), alerts: alerts, now: commitTime)
         guard !commit.isEmpty else { return report }
         do {
             try await store.commit(commit)
         } catch {
-            logger.error("could not save poll of provider '\(provider)': \(error); reloading rule state from the store")
-            engine = try await Self.loadEngine(configuration: configuration, store: store)
+            engineAheadOfStore = true
+            if let rebuilt = try? await Self.loadEngine(configuration: configuration, store: store) {
+                engine = rebuilt
+                engineAheadOfStore = false
+            }
             throw error
         }
         report.alerts = alerts.map(\.alert)
@@ -127,8 +210,27 @@ public actor RuleEvaluator {
             ])
         }
         if !alerts.isEmpty { doorbell.ring() }
-        try await pruneIfDue(now: now)
         return report
+    }
+
+    // MARK: - One poll or reload at a time
+
+    /// Waits until no other ingest or reload runs: the actor is reentrant across the store's
+    /// awaits, and the backlog must be drained by one caller, in order.
+    private func acquire() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func release() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
+        }
     }
 
     private func pruneIfDue(now: Timestamp) async throws {
