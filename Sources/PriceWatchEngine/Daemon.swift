@@ -12,6 +12,9 @@ import UnixSignals
 public enum Daemon {
     /// Exit status when the configuration is invalid at start (`RestartPreventExitStatus=78`).
     public static let configurationErrorStatus: Int32 = 78
+    /// Exit status when the state database is unusable: damaged, emptied, or written by a newer
+    /// version (65, EX_DATAERR; also in `RestartPreventExitStatus=`: restarting cannot help).
+    public static let stateUnusableStatus: Int32 = 65
 
     /// Runs the daemon; returns the process exit status.
     ///
@@ -42,28 +45,32 @@ public enum Daemon {
         do {
             store = try SQLiteAlertStore.open(path: setup.configuration.statePath)
         } catch {
+            if let unusable = StoreFailure.unusable(error) { return StoreFailure.stop(unusable, notifier: notifier, logger: logger) }
             logger.critical("\(error)")
             return 1
         }
+        // Every use of the store goes through the watch: a damaged file stops the daemon.
+        let watchedStore = StoreFaultWatch(store)
         let clock = ContinuousClock()
         let wallClock: @Sendable () -> Timestamp = { Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
         let doorbell = Doorbell()
         let evaluator: RuleEvaluator
         do {
-            evaluator = try await RuleEvaluator(configuration: setup.configuration, store: store, doorbell: doorbell,
+            evaluator = try await RuleEvaluator(configuration: setup.configuration, store: watchedStore, doorbell: doorbell,
                                                 logger: logger, now: wallClock())
         } catch {
+            if let unusable = StoreFailure.unusable(error) { return StoreFailure.stop(unusable, notifier: notifier, logger: logger) }
             logger.critical("could not load state from \(setup.configuration.statePath): \(error)")
             return 1
         }
         let sinkRegistry = SinkRegistry(setup.sinks, configuration: setup.configuration.sinks)
-        let dispatcher = DeliveryDispatcher(store: store, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
+        let dispatcher = DeliveryDispatcher(store: watchedStore, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
                                             wallClock: wallClock, logger: logger)
         startupProgress()
         let observer = observer ?? SystemdObserver(
             notifier: notifier, watchdogPeriod: watchdogPeriod, logger: logger,
             pendingDeliveries: {
-                try? await store.pendingDeliveryCount()
+                try? await watchedStore.pendingDeliveryCount()
             })
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloadRequests = AsyncStream<Void> { continuation in
@@ -86,6 +93,7 @@ public enum Daemon {
                 .init(service: ObserverService(observer: observer), successTerminationBehavior: .ignore),
                 .init(service: DispatchService(dispatcher: dispatcher)),
                 .init(service: polling),
+                .init(service: StoreFaultService(watch: watchedStore), successTerminationBehavior: .ignore),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
@@ -93,6 +101,7 @@ public enum Daemon {
         do {
             try await group.run()
         } catch {
+            if let unusable = StoreFailure.unusable(error) { return StoreFailure.stop(unusable, notifier: notifier, logger: logger) }
             logger.critical("stopped on error: \(error)")
             return 1
         }

@@ -12,6 +12,9 @@ struct Check: ParsableCommand {
 
     @OptionGroup var config: ConfigOption
 
+    @Flag(help: "Also check the state database: that it is not damaged or emptied and this version can use it (read-only).")
+    var state = false
+
     func run() throws {
         let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: config.path,
                                                                     environment: ProcessInfo.processInfo.environment)
@@ -23,9 +26,11 @@ struct Check: ParsableCommand {
             all += AdapterFactory.sinks(for: configuration, transport: transports.http, mailTransport: transports.mail).diagnostics
         }
         StandardOutput.report(all)
+        let stateUsable = !state || StateCheck.report(mainFile: config.path)
         guard let configuration, !all.containsErrors else { throw ExitCode(1) }
         var output = StandardOutput.output()
         output.line("\(config.path): ok: \(ConfigurationSummary.line(configuration))")
         output.flush()
+        if !stateUsable { throw ExitCode(1) }
     }
 }
