@@ -23,6 +23,10 @@ struct Alerts: AsyncParsableCommand {
                                valueName: "duration"))
     var since: String?
 
+    @Option(help: ArgumentHelp("Only alerts with a delivery in this state (pending, delivered, dead), each with those deliveries only.",
+                               valueName: "status"))
+    var status: Delivery.Status?
+
     @Option(help: "Output format: text, or json for JSON Lines (one object per alert with a deliveries array).")
     var format: OutputFormat = .text
 
@@ -44,7 +48,11 @@ struct Alerts: AsyncParsableCommand {
         do {
             let store = try SQLiteAlertStore.openReadOnly(path: location.statePath)
             let cutoff = try since.map { Self.now().subtracting(try RuleDuration(parsing: $0)) }
-            records = try await store.alerts(since: cutoff)
+            if let status {
+                records = try await store.alerts(since: cutoff, deliveryStatus: status)
+            } else {
+                records = try await store.alerts(since: cutoff)
+            }
             try store.close()
         } catch {
             var errors = StandardOutput.error()
@@ -109,3 +117,5 @@ struct Alerts: AsyncParsableCommand {
         return json.result
     }
 }
+
+extension Delivery.Status: ExpressibleByArgument {}
