@@ -124,6 +124,13 @@ public actor RuleEvaluator {
             do {
                 let report = try await evaluate(next, commitTime: now)
                 backlog.removeFirst()
+                for alert in report.alerts {
+                    logger.notice("alert fired: \(alert.message)", metadata: [
+                        "rule": "\(alert.rule)", "symbol": "\(alert.symbol)", "provider": "\(alert.provider ?? next.provider)",
+                        "alert_id": "\(alert.id)", "price": "\(alert.price)",
+                        OperatorEvent.metadataKey: OperatorEvent.alertFired.metadataValue,
+                    ])
+                }
                 if isCurrent { current = report } else { caughtUp += 1 }
             } catch let error where Self.isOutage(error) {
                 if outageSince == nil {
@@ -201,14 +208,6 @@ public actor RuleEvaluator {
             throw error
         }
         report.alerts = alerts.map(\.alert)
-        for pending in alerts {
-            let alert = pending.alert
-            logger.notice("alert fired: \(alert.message)", metadata: [
-                "rule": "\(alert.rule)", "symbol": "\(alert.symbol)", "provider": "\(alert.provider ?? provider)",
-                "alert_id": "\(alert.id)", "price": "\(alert.price)",
-                OperatorEvent.metadataKey: OperatorEvent.alertFired.metadataValue,
-            ])
-        }
         if !alerts.isEmpty { doorbell.ring() }
         return report
     }
