@@ -13,6 +13,9 @@ import UnixSignals
 public enum Daemon {
     /// Exit status when the configuration is invalid at start (`RestartPreventExitStatus=78`).
     public static let configurationErrorStatus: Int32 = 78
+    /// Exit status when the state database is unusable: damaged, emptied, or written by a newer
+    /// version (65, EX_DATAERR; also in `RestartPreventExitStatus=`: restarting cannot help).
+    public static let stateUnusableStatus: Int32 = 65
 
     /// Runs the daemon; returns the process exit status.
     ///
@@ -43,32 +46,36 @@ public enum Daemon {
         do {
             store = try SQLiteAlertStore.open(path: setup.configuration.statePath)
         } catch {
+            if let unusable = StoreFailure.unusable(error) { return StoreFailure.stop(unusable, notifier: notifier, logger: logger) }
             logger.critical("\(error)")
             return 1
         }
+        // Every use of the store goes through the watch: a damaged file stops the daemon.
+        let watchedStore = StoreFaultWatch(store)
         let clock = ContinuousClock()
         let wallClock: @Sendable () -> Timestamp = { Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
         let doorbell = Doorbell()
         let evaluator: RuleEvaluator
         do {
-            evaluator = try await RuleEvaluator(configuration: setup.configuration, store: store, doorbell: doorbell,
+            evaluator = try await RuleEvaluator(configuration: setup.configuration, store: watchedStore, doorbell: doorbell,
                                                 logger: logger, now: wallClock())
         } catch {
+            if let unusable = StoreFailure.unusable(error) { return StoreFailure.stop(unusable, notifier: notifier, logger: logger) }
             logger.critical("could not load state from \(setup.configuration.statePath): \(error)")
             return 1
         }
         let sinkRegistry = SinkRegistry(setup.sinks, configuration: setup.configuration.sinks)
-        let dispatcher = DeliveryDispatcher(store: store, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
+        let dispatcher = DeliveryDispatcher(store: watchedStore, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
                                             wallClock: wallClock, logger: logger)
         startupProgress()
         let observer = observer ?? SystemdObserver(
             notifier: notifier, watchdogPeriod: watchdogPeriod, logger: logger,
             pendingDeliveries: {
-                try? await store.pendingDeliveryCount()
+                try? await watchedStore.pendingDeliveryCount()
             })
-        let housekeeping = Housekeeping(store: store, configuration: { await evaluator.currentConfiguration },
+        let housekeeping = Housekeeping(store: watchedStore, configuration: { await evaluator.currentConfiguration },
                                         wallClock: wallClock, logger: logger)
-        let scheduler = JobScheduler(jobs: [housekeeping.job], store: store, clock: clock, wallClock: wallClock, logger: logger)
+        let scheduler = JobScheduler(jobs: [housekeeping.job], store: watchedStore, clock: clock, wallClock: wallClock, logger: logger)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloadRequests = AsyncStream<Void> { continuation in
             let task = Task {
@@ -95,6 +102,7 @@ public enum Daemon {
                 .init(service: DispatchService(dispatcher: dispatcher)),
                 .init(service: SchedulerService(scheduler: scheduler)),
                 .init(service: polling),
+                .init(service: StoreFaultService(watch: watchedStore), successTerminationBehavior: .ignore),
                 // Last, so it hears of shutdown first: STOPPING=1 at once, and a reload in
                 // progress is abandoned.
                 .init(service: reloads),
@@ -105,6 +113,7 @@ public enum Daemon {
         do {
             try await group.run()
         } catch {
+            if let unusable = StoreFailure.unusable(error) { return StoreFailure.stop(unusable, notifier: notifier, logger: logger) }
             logger.critical("stopped on error: \(error)")
             return 1
         }

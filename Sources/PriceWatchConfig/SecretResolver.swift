@@ -72,7 +72,11 @@ struct SecretResolver {
         default:
             guard !name.isEmpty else { return fail("file: expected a path, found an empty string") }
             let file = ConfigPaths.absolute(name, relativeTo: baseDirectory)
-            return readSecretFile(file, what: "secret file '\(file)'", origin: "file \(file)", fail: fail)
+            let secret = readSecretFile(file, what: "secret file '\(file)'", origin: "file \(file)", fail: fail)
+            if secret != nil, let warning = SecretFileMode.warning(path: file) {
+                reader.file.warning("\(reader.name(key)): \(warning)", at: secretPath.appending(source))
+            }
+            return secret
         }
     }
 

@@ -52,19 +52,71 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         } catch {
             throw StoreError.cannotOpen(path: path, reason: error.description)
         }
+        switch StateFile.size(path) {
+        case nil:
+            try createNew(path: path)
+        case 0?:
+            throw StoreError.emptied(path: path)
+        default:
+            break
+        }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration())
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: reason(error))
+            throw openingError(error, path: path)
         }
         do {
+            try checkIntegrity(pool, path: path)
             try migrate(pool, path: path)
         } catch {
             try? pool.close()
             throw error
         }
         return SQLiteAlertStore(path: path, writer: pool)
+    }
+
+    /// Writes a new file with the current schema under a temporary name, then renames it into
+    /// place, so `path` never names a file without a schema: an empty file at `path` is always
+    /// a lost state (``StoreError/emptied(path:)``), never one whose creation was interrupted.
+    private static func createNew(path: String) throws {
+        let temporary = path + ".new"
+        StateFile.remove(temporary)
+        StateFile.remove(temporary + "-journal")
+        do {
+            let queue = try DatabaseQueue(path: temporary, configuration: configuration())
+            try StoreMigrations.migrator.migrate(queue)
+            try queue.close()
+        } catch {
+            StateFile.remove(temporary)
+            throw StoreError.cannotOpen(path: path, reason: "creating the file: " + reason(error))
+        }
+        if let failure = StateFile.rename(temporary, to: path) {
+            StateFile.remove(temporary)
+            throw StoreError.cannotOpen(path: path, reason: "creating the file: \(failure)")
+        }
+    }
+
+    /// `PRAGMA quick_check` (every page and index entry, without comparing index contents to
+    /// their tables): damage anywhere in the file is found at start, not one poll at a time.
+    static func checkIntegrity(_ reader: any DatabaseReader, path: String) throws {
+        let problems: [String]
+        do {
+            problems = try reader.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+        } catch {
+            throw openingError(error, path: path)
+        }
+        guard problems != ["ok"] else { return }
+        let shown = problems.prefix(3).joined(separator: "; ") + (problems.count > 3 ? "; and \(problems.count - 3) more" : "")
+        throw StoreError.corrupted(path: path, operation: "integrity check", reason: shown)
+    }
+
+    /// An error while opening: damage stays damage, anything else is "cannot open".
+    static func openingError(_ error: any Error, path: String) -> StoreError {
+        if case .corrupted(let path, _, let reason) = classify(error, path: path, operation: "open") {
+            return .corrupted(path: path, operation: "open", reason: reason)
+        }
+        return .cannotOpen(path: path, reason: reason(error))
     }
 
     /// Opens an existing database file for reading only (`pricewatch alerts`), next to a
@@ -79,23 +131,53 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         guard ParentDirectory.fileExists(path) else {
             throw StoreError.cannotOpen(path: path, reason: "no such file (the daemon creates it when it first starts)")
         }
+        guard StateFile.size(path) != 0 else { throw StoreError.emptied(path: path) }
         var configuration = configuration()
         configuration.readonly = true
         let queue: DatabaseQueue
         let applied: Set<String>
         let unknown: [String]
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue = try openReadOnlyQueue(path: path, configuration: configuration)
             applied = try queue.read { db in try StoreMigrations.migrator.appliedIdentifiers(db) }
             unknown = try queue.read { db in try StoreMigrations.unknownMigrations(in: db) }
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: reason(error))
+            throw openingError(error, path: path)
         }
         guard unknown.isEmpty else { throw StoreError.newerVersion(path: path, unknownMigrations: unknown) }
         guard applied.contains("v1") else {
             throw StoreError.cannotOpen(path: path, reason: "not a pricewatch state database (no schema)")
         }
         return SQLiteAlertStore(path: path, writer: queue)
+    }
+
+    /// A read-only connection. A WAL database needs its `-shm` file, which SQLite cannot create
+    /// on a read-only file system or in a directory the reader may not write; when it cannot,
+    /// and no `-wal` file exists (so no writer has the file open and no committed transaction
+    /// waits in a log), the file is opened as immutable: read as it is, without any locking.
+    static func openReadOnlyQueue(path: String, configuration: GRDB.Configuration) throws -> DatabaseQueue {
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            // The first read is where SQLite finds out it cannot use the WAL index.
+            _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            return queue
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN && !ParentDirectory.fileExists(path + "-wal") {
+            return try DatabaseQueue(path: immutableURI(path), configuration: configuration)
+        }
+    }
+
+    /// `file:PATH?immutable=1`, with the characters a URI path cannot hold escaped.
+    static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0..<0x20, 0x7f...:
+                escaped += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            default:
+                escaped += String(UnicodeScalar(byte))
+            }
+        }
+        return "file:\(escaped)?immutable=1"
     }
 
     /// Creates a private in-memory database with the current schema (for tests and dry runs).
@@ -293,6 +375,32 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         try await write("recording the run of job '\(run.job)'") { db in try JobRunTable.upsert(run, in: db) }
     }
 
+    // MARK: - Dead letters
+
+    /// The dead letters `selection` names, by alert time, each with its alert.
+    public func deadLetters(_ selection: DeadLetterSelection) async throws -> [Delivery] {
+        try await read("reading dead letters") { db in try DeadLetterTable.select(selection, in: db) }
+    }
+
+    /// Puts the dead letters `selection` names back in the outbox, due at `now`, in one
+    /// transaction: each becomes pending again with its alert id, no attempt counted and its
+    /// queue time (the start of `max_age`) set to `now`; its last error stays until the next
+    /// attempt. A running daemon picks them up at its next look at the outbox. Returns them as
+    /// they were (dead), oldest alert first.
+    public func requeueDeadLetters(_ selection: DeadLetterSelection, now: Timestamp) async throws -> [Delivery] {
+        try await write("re-queueing dead letters") { db in try DeadLetterTable.requeue(selection, now: now, in: db) }
+    }
+
+    /// The alerts whose quote time is at or after `since` (all when nil) that have a delivery
+    /// in `status`, each with only its deliveries in that status; in the order of
+    /// ``alerts(since:)``.
+    public func alerts(since: Timestamp?, deliveryStatus status: Delivery.Status) async throws -> [AlertRecord] {
+        try await alerts(since: since).compactMap { record in
+            let matching = record.deliveries.filter { $0.status == status }
+            return matching.isEmpty ? nil : AlertRecord(alert: record.alert, deliveries: matching)
+        }
+    }
+
     // MARK: - Read helpers
 
     /// How many quotes, states, alerts and deliveries (by status) are stored.
@@ -318,7 +426,7 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
 
     // MARK: - Plumbing
 
-    private static func configuration() -> GRDB.Configuration {
+    static func configuration() -> GRDB.Configuration {
         var configuration = GRDB.Configuration()
         configuration.label = "pricewatch.store"
         configuration.foreignKeysEnabled = true
@@ -336,7 +444,7 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         do {
             unknown = try writer.read { db in try StoreMigrations.unknownMigrations(in: db) }
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: reason(error))
+            throw openingError(error, path: path)
         }
         guard unknown.isEmpty else { throw StoreError.newerVersion(path: path, unknownMigrations: unknown) }
         do {
@@ -375,7 +483,27 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
                 return StoreError.unknownDelivery(path: path, alertID: alertID, sink: sink)
             }
         default:
-            return StoreError.failed(path: path, operation: operation, reason: Self.reason(error))
+            return Self.classify(error, path: path, operation: operation)
+        }
+    }
+
+    /// A SQLite failure as the store error that says what can be done about it: damage is
+    /// ``StoreError/corrupted(path:operation:reason:)``, a refusal to write now (full disk, I/O
+    /// error, locked, read-only) ``StoreError/unavailable(path:operation:reason:)``, anything
+    /// else ``StoreError/failed(path:operation:reason:)``.
+    static func classify(_ error: any Error, path: String, operation: String) -> StoreError {
+        let reason = Self.reason(error)
+        guard let error = error as? DatabaseError else {
+            return .failed(path: path, operation: operation, reason: reason)
+        }
+        switch error.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return .corrupted(path: path, operation: operation, reason: reason)
+        case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_READONLY, .SQLITE_CANTOPEN,
+             .SQLITE_NOMEM, .SQLITE_PROTOCOL:
+            return .unavailable(path: path, operation: operation, reason: reason)
+        default:
+            return .failed(path: path, operation: operation, reason: reason)
         }
     }
 
@@ -387,4 +515,8 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         }
         return String(describing: error)
     }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

@@ -1,3 +1,5 @@
+import PriceWatchCore
+
 /// Why the state database could not be opened or an operation on it failed.
 ///
 /// Every description starts with the database path, and context reads left to right:
@@ -15,13 +17,34 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownDelivery(path: String, alertID: String, sink: String)
     /// An operation on an open database failed (`operation` names it, e.g. `commit`).
     case failed(path: String, operation: String, reason: String)
+    /// The store cannot write now, for a reason outside the data: the disk is full, an I/O
+    /// error, the file is locked or read-only. The same write may succeed later.
+    case unavailable(path: String, operation: String, reason: String)
+    /// The file is damaged (SQLite reports it malformed, or not a database, or its integrity
+    /// check fails). Nothing more can be trusted to it: the daemon stops.
+    case corrupted(path: String, operation: String, reason: String)
+    /// The file exists with zero length. pricewatch always writes its schema into a new file
+    /// before it names it, so an empty file is a state that was lost (truncated, or a failed
+    /// restore), not a new one; it is not opened as new.
+    case emptied(path: String)
 
     /// The database file the error is about (`:memory:` for an in-memory store).
     public var path: String {
         switch self {
         case .cannotOpen(let path, _), .newerVersion(let path, _), .invalidData(let path, _, _, _),
-             .unknownDelivery(let path, _, _), .failed(let path, _, _):
+             .unknownDelivery(let path, _, _), .failed(let path, _, _), .unavailable(let path, _, _),
+             .corrupted(let path, _, _), .emptied(let path):
             path
+        }
+    }
+
+    /// Whether the file cannot serve as the state at all, whatever is retried: damaged, emptied,
+    /// or written by a newer version. The daemon exits with its store-unusable status
+    /// (`RestartPreventExitStatus=`), so systemd does not restart it in a loop.
+    public var makesTheStateUnusable: Bool {
+        switch self {
+        case .corrupted, .emptied, .newerVersion: true
+        case .cannotOpen, .invalidData, .unknownDelivery, .failed, .unavailable: false
         }
     }
 
@@ -39,8 +62,24 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return prefix + "invalid value '\(value)' in \(table).\(column)"
         case .unknownDelivery(_, let alertID, let sink):
             return prefix + "no delivery of alert \(alertID) to sink '\(sink)'"
-        case .failed(_, let operation, let reason):
+        case .failed(_, let operation, let reason), .unavailable(_, let operation, let reason):
             return prefix + "\(operation): \(reason)"
+        case .corrupted(_, let operation, let reason):
+            return prefix + "\(operation): \(reason): the file is damaged; restore it from a backup, "
+                + "or move it away to start with an empty alert log"
+        case .emptied:
+            return prefix + "the file is empty (0 bytes), but pricewatch writes its schema into every file it creates: "
+                + "the alert log, outbox and rule states it held are gone; not opened: restore it from a backup, "
+                + "or delete it to start afresh"
         }
+    }
+}
+
+extension StoreError: TransientStoreError {
+    /// Only ``unavailable(path:operation:reason:)``: a full disk, an I/O error, a lock, a
+    /// read-only file.
+    public var isTransient: Bool {
+        if case .unavailable = self { return true }
+        return false
     }
 }

@@ -22,6 +22,10 @@ struct Alerts: AsyncParsableCommand {
                                valueName: "duration"))
     var since: String?
 
+    @Option(help: ArgumentHelp("Only alerts with a delivery in this state (pending, delivered, dead), each with those deliveries only.",
+                               valueName: "status"))
+    var status: Delivery.Status?
+
     @Option(help: "Output format: text, or json for JSON Lines (one object per alert with a deliveries array).")
     var format: OutputFormat = .text
 
@@ -51,7 +55,13 @@ struct Alerts: AsyncParsableCommand {
             log = read
         }
         var output = StandardOutput.output()
-        for record in log.records {
+        let records = status.map { status in
+            log.records.compactMap { record -> AlertRecord? in
+                let matching = record.deliveries.filter { $0.status == status }
+                return matching.isEmpty ? nil : AlertRecord(alert: record.alert, deliveries: matching)
+            }
+        } ?? log.records
+        for record in records {
             switch format {
             case .text:
                 output.line("\(AlertRendering.textLine(record.alert)) [\(record.alert.id)]")
@@ -107,3 +117,5 @@ struct Alerts: AsyncParsableCommand {
         return json.result
     }
 }
+
+extension Delivery.Status: ExpressibleByArgument {}

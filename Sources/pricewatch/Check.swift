@@ -11,12 +11,17 @@ struct Check: ParsableCommand {
 
     @OptionGroup var config: ConfigOption
 
+    @Flag(help: "Also check the state database: that it is not damaged or emptied and this version can use it (read-only).")
+    var state = false
+
     func run() throws {
         let (configuration, all) = CheckConfiguration.run(configPath: config.path, environment: ProcessInfo.processInfo.environment)
         StandardOutput.report(all)
+        let stateUsable = !state || StateCheck.report(mainFile: config.path)
         guard let configuration else { throw ExitCode(1) }
         var output = StandardOutput.output()
         output.line("\(config.path): ok: \(ConfigurationSummary.line(configuration))")
         output.flush()
+        if !stateUsable { throw ExitCode(1) }
     }
 }

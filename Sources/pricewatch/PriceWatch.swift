@@ -10,10 +10,11 @@ struct PriceWatch: AsyncParsableCommand {
         abstract: "Price alerts for stocks, crypto and currencies.",
         discussion: """
             Exit codes: 0 success; 1 the command ran and found errors (bad configuration, failed \
-            fetch, malformed data); 64 usage error; 78 the daemon refuses to start because its \
+            fetch, malformed data); 64 usage error; 65 the daemon stops because its state database is \
+            unusable (damaged, emptied, or from a newer version); 78 the daemon refuses to start because its \
             configuration is invalid.
             """,
         version: PriceWatchVersion.current,
-        subcommands: [Run.self, Check.self, Backtest.self, QuoteCommand.self, SearchCommand.self, Alerts.self, NotifyTest.self]
+        subcommands: [Run.self, Check.self, Backtest.self, QuoteCommand.self, SearchCommand.self, Alerts.self, Requeue.self, NotifyTest.self]
     )
 }

@@ -8,7 +8,7 @@ struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the daemon in the foreground.",
         discussion: """
-            SIGTERM or SIGINT stop it gracefully; SIGHUP reloads the configuration. Exits 78 when the configuration is invalid. \
+            SIGTERM or SIGINT stop it gracefully; SIGHUP reloads the configuration. Exits 78 when the configuration is invalid, 65 when the state database is unusable (damaged, emptied, or from a newer version). \
             Under systemd (Type=notify) it reports READY, RELOADING, STOPPING and STATUS, and pings the watchdog while polling \
             makes progress.
             """)

@@ -325,6 +325,8 @@ import PriceWatchCore
                 + GoldenCase.rule("id = \"z\"\nsymbol = \"AAPL\"\nprovider = \"c\"\nabove = 1"),
         ])
         defer { fixture.remove() }
+        // Owner-only, as a secret file should be (a looser one gets a warning).
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: fixture.path("secrets/a.key"))
         let (configuration, diagnostics) = fixture.load(["CREDENTIALS_DIRECTORY": fixture.path("creds"), "C_KEY": "key-c"])
         #expect(diagnostics.isEmpty)
         let keys = try #require(configuration?.providers.map(\.apiKey))

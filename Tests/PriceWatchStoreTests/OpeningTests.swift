@@ -89,13 +89,15 @@ import Testing
         #expect(try raw.integer("SELECT count(*) FROM delivery") == 2)
     }
 
+    /// Not a database at all: the state is unusable (`corrupted`, exit 65 for the daemon), not
+    /// merely unopenable.
     @Test func notADatabaseCannotBeOpened() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("pricewatch.db")
         try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: StoreError.self) { try SQLiteAlertStore.open(path: path) }
-        #expect(error?.description.hasPrefix("state database \(path): cannot open: ") == true)
-        if case .cannotOpen = error {} else { Issue.record("expected cannotOpen, got \(String(describing: error))") }
+        #expect(error?.description.hasPrefix("state database \(path): open: file is not a database") == true, "\(String(describing: error))")
+        if case .corrupted = error {} else { Issue.record("expected corrupted, got \(String(describing: error))") }
     }
 
     @Test func parentThatIsAFileCannotBeOpened() throws {

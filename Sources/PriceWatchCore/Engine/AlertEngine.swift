@@ -51,6 +51,13 @@ public struct AlertEngine: Sendable {
         histories[index].trim(window: book.window(forSource: index))
     }
 
+    /// Replaces a source's history with one carried over from a previous engine (a reload
+    /// keeps what it had in memory), trimmed to this engine's window for the source.
+    public mutating func adoptHistory(source index: Int, _ history: SymbolHistory) {
+        histories[index] = history
+        histories[index].trim(window: book.window(forSource: index))
+    }
+
     /// The current state of a slot (for tests and status).
     public func state(ofSlot index: Int) -> RuleState { machines[index].state }
 

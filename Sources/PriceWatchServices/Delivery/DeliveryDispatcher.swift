@@ -91,12 +91,17 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         }
     }
 
-    /// The clock instant of a wall-clock time (nil stays nil).
+    /// The longest the dispatcher goes without reading the outbox: deliveries another process
+    /// queued (`pricewatch requeue`) ring no doorbell, and a step of the wall clock moves due
+    /// times. One cheap query (`pendingSinks`) per look.
+    public static var outboxRecheck: Duration { .seconds(5) }
+
+    /// The clock instant of a wall-clock time, at most ``outboxRecheck`` away (nil: nothing is
+    /// due, so just that).
     private func instant(of wall: Timestamp?) -> C.Instant? {
-        guard let wall else { return nil }
-        let wait = max(wall.milliseconds - wallClock().milliseconds, 0)
-        // Wake at least every minute anyway, so a clock step of the wall clock is noticed.
-        return clock.now.advanced(by: .milliseconds(min(wait, 60_000)))
+        let recheck = Self.outboxRecheck.components.seconds * 1000
+        let wait = wall.map { max($0.milliseconds - wallClock().milliseconds, 0) } ?? recheck
+        return clock.now.advanced(by: .milliseconds(min(wait, recheck)))
     }
 
     private struct Pass {

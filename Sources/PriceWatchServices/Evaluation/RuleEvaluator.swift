@@ -5,14 +5,26 @@ import PriceWatchCore
 /// the ``AlertEngine`` and writes the outcome to the store in one transaction.
 ///
 /// Memory never runs ahead of disk: if the transaction fails, the engine is rebuilt from the
-/// store, so the quotes of that poll are evaluated again on the next poll that brings them (or
-/// a later quote), and no alert exists in memory that the store does not have.
+/// store, and no alert exists in memory that the store does not have. When the store refuses
+/// the write for a reason a later attempt may overcome (a full disk, an I/O error), the poll is
+/// kept (``PollBacklog``, bounded) and evaluated again, before any newer poll, at the next
+/// ingest: a crossing during the outage is alerted with its quote time once the store accepts
+/// writes again.
 public actor RuleEvaluator {
     private var engine: AlertEngine
     private var configuration: Configuration
     private let store: any RuleStateStore & QuoteHistoryStore
     private let doorbell: Doorbell
     var logger: Logger
+    /// Polls the store refused to write, waiting to be evaluated and committed in order.
+    private var backlog: PollBacklog
+    /// Since when (wall clock) the store has refused writes; nil while it accepts them.
+    private var outageSince: Timestamp?
+    /// Whether `engine` may hold what the store does not (a commit and the rebuild after it both
+    /// failed): it is rebuilt before the next poll.
+    private var engineAheadOfStore = false
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
 
     /// What one poll did, for logs and status.
     public struct Report: Sendable, Hashable {
@@ -25,32 +37,59 @@ public actor RuleEvaluator {
     }
 
     /// Loads rule states and history from the store for `configuration`.
-    public init(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore, doorbell: Doorbell, logger: Logger, now: Timestamp) async throws {
+    ///
+    /// - Parameter backlogLimit: the most quotes kept in memory while the store refuses writes
+    ///   (``PollBacklog``); past it the oldest polls are dropped.
+    public init(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore, doorbell: Doorbell, logger: Logger, now: Timestamp,
+                backlogLimit: Int = PollBacklog.defaultMaximumQuotes) async throws {
+        self.backlog = PollBacklog(maximumQuotes: backlogLimit)
         self.configuration = configuration
         self.store = store
         self.doorbell = doorbell
         self.logger = logger
-        self.engine = try await Self.loadEngine(configuration: configuration, store: store, now: now)
+        self.engine = try await Self.loadEngine(configuration: configuration, store: store)
     }
 
     /// Switches to a new configuration (SIGHUP). States of rules whose condition, value,
-    /// `from` or `rearm` changed start armed; all others continue.
+    /// `from` or `rearm` changed start armed; all others continue. Each source keeps the
+    /// history it has in memory unless the new rules need a longer window on it.
     public func reconfigure(_ configuration: Configuration, now: Timestamp) async throws {
-        let engine = try await Self.loadEngine(configuration: configuration, store: store, now: now)
+        await acquire()
+        defer { release() }
+        let engine = try await Self.loadEngine(configuration: configuration, store: store,
+                                               carryingOver: engineAheadOfStore ? nil : self.engine)
+        engineAheadOfStore = false
         self.configuration = configuration
         self.engine = engine
     }
 
-    private static func loadEngine(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore, now: Timestamp) async throws -> AlertEngine {
+    /// Builds the engine from the stored rule states and, per source, the history its longest
+    /// window needs, counted back from the source's newest stored quote (quote time, not the
+    /// wall clock: see ``QuoteHistoryStore/windowHistory(provider:symbol:window:)``). A source of
+    /// `previous` whose window covers the new one keeps `previous`'s in-memory history.
+    private static func loadEngine(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore,
+                                   carryingOver previous: AlertEngine? = nil) async throws -> AlertEngine {
         let book = RuleBook(rules: configuration.rules)
         var engine = AlertEngine(book: book, storedStates: try await store.ruleStates(), trackChanges: true)
         for (index, source) in book.sources.enumerated() {
             let window = book.window(forSource: index)
-            let since = window.map { now.subtracting($0) } ?? now
-            let points = try await store.history(provider: source.provider, symbol: source.symbol, since: since)
+            if let previous, let old = previous.book.index(of: source),
+               Self.window(previous.book.window(forSource: old), covers: window) {
+                engine.adoptHistory(source: index, previous.history(ofSource: old))
+                continue
+            }
+            let points = try await store.windowHistory(provider: source.provider, symbol: source.symbol, window: window)
             engine.seedHistory(source: index, points: points)
         }
         return engine
+    }
+
+    /// Whether history kept for window `old` (nil: only the newest quote) holds all that window
+    /// `new` needs.
+    private static func window(_ old: RuleDuration?, covers new: RuleDuration?) -> Bool {
+        guard let new else { return true }
+        guard let old else { return false }
+        return old >= new
     }
 
     /// Evaluates one poll of `provider` and commits it. Quotes are processed in time order.
@@ -62,14 +101,75 @@ public actor RuleEvaluator {
     @discardableResult
     public func ingest(provider: String, results: [String: Result<Quote, ProviderError>], now: Timestamp,
                        servedBy: [String: String] = [:]) async throws -> Report {
+        await acquire()
+        defer { release() }
+        let poll = PollBacklog.Poll(provider: provider, quotes: results.values.compactMap { try? $0.get() },
+                                    servedBy: servedBy, receivedAt: now)
+        let dropped = backlog.append(poll)
+        if dropped.polls > 0 {
+            let range = dropped.earliest.map { " (quote times \($0) to \(dropped.latest ?? $0))" } ?? ""
+            logger.error("""
+                kept polls exceed \(backlog.maximumQuotes) quotes: dropped the \(dropped.polls) oldest, \(dropped.quotes) \
+                quote(s)\(range); crossings among them are not alerted
+                """)
+        }
+        var current: Report?
+        var caughtUp = 0
+        while let next = backlog.first {
+            let isCurrent = backlog.count == 1
+            do {
+                let report = try await evaluate(next, commitTime: now)
+                backlog.removeFirst()
+                for alert in report.alerts {
+                    logger.notice("alert fired: \(alert.message)", metadata: [
+                        "rule": "\(alert.rule)", "symbol": "\(alert.symbol)", "provider": "\(alert.provider ?? next.provider)",
+                        "alert_id": "\(alert.id)", "price": "\(alert.price)",
+                        OperatorEvent.metadataKey: OperatorEvent.alertFired.metadataValue,
+                    ])
+                }
+                if isCurrent { current = report } else { caughtUp += 1 }
+            } catch let error where Self.isOutage(error) {
+                if outageSince == nil {
+                    outageSince = now
+                    logger.error("the state store refuses writes: \(error); keeping polls in memory, in arrival order, until it accepts them")
+                }
+                throw PollKeptForLater(reason: "\(error)", polls: backlog.count, quotes: backlog.quoteCount)
+            } catch {
+                backlog.removeFirst()
+                if isCurrent { throw error }
+                logger.error("could not save a kept poll of provider '\(next.provider)': \(error); it is dropped")
+            }
+        }
+        if let since = outageSince {
+            outageSince = nil
+            logger.notice("the state store accepts writes again (refused since \(since)): \(caughtUp) kept poll(s) evaluated and committed")
+        }
+        return current ?? Report()
+    }
+
+    /// Whether `error` is a refusal to write now that a later attempt may overcome (see
+    /// ``TransientStoreError``); a cancelled write counts too.
+    private static func isOutage(_ error: any Error) -> Bool {
+        if error is CancellationError { return true }
+        return (error as? any TransientStoreError)?.isTransient == true
+    }
+
+    /// Evaluates one poll and commits its outcome. If the commit fails, the engine is put back to
+    /// what the store holds (rebuilt from it; if even that fails, before the next poll).
+    private func evaluate(_ poll: PollBacklog.Poll, commitTime: Timestamp) async throws -> Report {
+        if engineAheadOfStore {
+            engine = try await Self.loadEngine(configuration: configuration, store: store)
+            engineAheadOfStore = false
+        }
+        let provider = poll.provider
         var report = Report()
         var accepted: [Quote] = []
         var alerts: [PendingAlert] = []
-        let quotes = results.values.compactMap { try? $0.get() }.sorted { ($0.time, $0.symbol) < ($1.time, $1.symbol) }
+        let quotes = poll.quotes.sorted { ($0.time, $0.symbol) < ($1.time, $1.symbol) }
         for quote in quotes {
             guard let source = engine.book.index(of: QuoteSource(provider: provider, symbol: quote.symbol)) else { continue }
-            let server = servedBy[quote.symbol] ?? provider
-            let outcome = engine.process(quote, source: source, provider: server, now: now)
+            let server = poll.servedBy[quote.symbol] ?? provider
+            let outcome = engine.process(quote, source: source, provider: server, now: poll.receivedAt)
             switch outcome.acceptance {
             case .accepted:
                 report.accepted += 1
@@ -86,28 +186,43 @@ public actor RuleEvaluator {
             }
             alerts += outcome.alerts
         }
-        let commit = StoreCommit(provider: provider, quotes: accepted, states: engine.drainChangedStates(), alerts: alerts, now: now)
+        let commit = StoreCommit(provider: provider, quotes: accepted, states: engine.drainChangedStates(), alerts: alerts, now: commitTime)
         guard !commit.isEmpty else { return report }
         do {
             try await store.commit(commit)
         } catch {
-            logger.error("could not save poll of provider '\(provider)': \(error); reloading rule state from the store")
-            engine = try await Self.loadEngine(configuration: configuration, store: store, now: now)
+            engineAheadOfStore = true
+            if let rebuilt = try? await Self.loadEngine(configuration: configuration, store: store) {
+                engine = rebuilt
+                engineAheadOfStore = false
+            }
             throw error
         }
         report.alerts = alerts.map(\.alert)
-        for pending in alerts {
-            let alert = pending.alert
-            logger.notice("alert fired: \(alert.message)", metadata: [
-                "rule": "\(alert.rule)", "symbol": "\(alert.symbol)", "provider": "\(alert.provider ?? provider)",
-                "alert_id": "\(alert.id)", "price": "\(alert.price)",
-                OperatorEvent.metadataKey: OperatorEvent.alertFired.metadataValue,
-            ])
-        }
         if !alerts.isEmpty { doorbell.ring() }
         return report
     }
 
     /// The configuration in force (the housekeeping job reads its retention and rules).
     public var currentConfiguration: Configuration { configuration }
+
+    // MARK: - One poll or reload at a time
+
+    /// Waits until no other ingest or reload runs: the actor is reentrant across the store's
+    /// awaits, and the backlog must be drained by one caller, in order.
+    private func acquire() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func release() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
 }

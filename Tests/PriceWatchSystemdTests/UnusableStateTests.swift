@@ -1,0 +1,55 @@
+import Foundation
+import PriceWatchTestKit
+import Testing
+
+/// `pricewatch run` over a state database it cannot use: it stops at once with exit status 65,
+/// says why on standard error (the journal under systemd) and in `STATUS=`, and the unit does
+/// not restart it (`RestartPreventExitStatus=65`).
+@Suite(.serialized) struct UnusableStateTests {
+    /// A SQLite file with many pages (made by the `sqlite3` shell), then one page of garbage in
+    /// the middle: the first pages, with the schema, are intact.
+    static func damagedDatabase(at path: String) async throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let made = try await ChildProcess.run("/usr/bin/sqlite3", [path, """
+            CREATE TABLE filler (x BLOB);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4000)
+            INSERT INTO filler SELECT randomblob(200) FROM n;
+            """], in: "/")
+        try #require(made.status == 0, "sqlite3: \(made.error)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.seek(toOffset: UInt64(size / 4096 / 2 * 4096))
+        try handle.write(contentsOf: Data(repeating: 0x5A, count: 4096))
+        try handle.close()
+    }
+
+    func runExpectingExit65(_ demo: DemoDaemon, messageContains expected: String) async throws {
+        let socket = try NotifySocket(path: demo.directory.file("notify.sock"))
+        defer { socket.close() }
+        let daemon = try ChildProcess(CommandRunner.executable, ["run", "--config", "pricewatch.toml", "--log-target", "stderr"],
+                                      in: demo.path, environment: ["NOTIFY_SOCKET": socket.path], removing: ["JOURNAL_STREAM"])
+        #expect(await daemon.waitForExit() == 65, "\(daemon.errorOutput)")
+        #expect(daemon.errorOutput.contains("the state database is unusable; pricewatch stops (exit status 65)"), "\(daemon.errorOutput)")
+        #expect(daemon.errorOutput.contains(expected), "\(daemon.errorOutput)")
+        #expect(await socket.waitFor { $0.contains { $0.hasPrefix("STATUS=stopped: state database ") } }, "\(socket.messages)")
+        #expect(!socket.messages.contains("READY=1"), "never reported ready: \(socket.messages)")
+    }
+
+    @Test func aDamagedStateStopsTheDaemonWith65() async throws {
+        let demo = try DemoDaemon()
+        try await Self.damagedDatabase(at: demo.directory.file("state/pricewatch.db"))
+        try await runExpectingExit65(demo, messageContains: "the file is damaged")
+    }
+
+    @Test func anEmptiedStateStopsTheDaemonWith65() async throws {
+        let demo = try DemoDaemon()
+        try demo.directory.write("state/pricewatch.db", "")
+        try await runExpectingExit65(demo, messageContains: "the file is empty (0 bytes)")
+    }
+
+    @Test func theUnitDoesNotRestartOn65() throws {
+        let lines = try String(contentsOfFile: UnitFileTests.unit, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.contains("RestartPreventExitStatus=65"))
+        #expect(lines.contains("RestartPreventExitStatus=78"))
+    }
+}
