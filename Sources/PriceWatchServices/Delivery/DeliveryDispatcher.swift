@@ -7,7 +7,7 @@ import PriceWatchCore
 /// - At least once: a delivery leaves the outbox only after its sink succeeded; a crash
 ///   between the two delivers it again on restart, with the same alert id.
 /// - A slow or dead sink never delays the others: the outbox is read per sink, each sink has
-///   its own limit of deliveries in flight (`concurrency`, default 4), and the loop keeps
+///   its own limit of deliveries in flight (`concurrency`, default `SinkConfiguration.defaultConcurrency`), and the loop keeps
 ///   serving other sinks while one is busy.
 /// - Grouping (`group_wait`) follows the ``DeliveryBatchPlanner``: a group is one attempt, and
 ///   its outcome is recorded for every alert of it, in one transaction.
@@ -43,7 +43,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     ///   - maximumGroupSize: the most alerts one group carries.
     public init(store: any OutboxStore, sinks: SinkRegistry, doorbell: Doorbell, clock: C,
                 wallClock: @escaping @Sendable () -> Timestamp, schedule: RetrySchedule = RetrySchedule(),
-                perSinkLimit: Int = 4, maximumGroupSize: Int = 100, logger: Logger) {
+                perSinkLimit: Int = SinkConfiguration.defaultConcurrency, maximumGroupSize: Int = 100, logger: Logger) {
         self.store = store
         self.sinks = sinks
         self.doorbell = doorbell
