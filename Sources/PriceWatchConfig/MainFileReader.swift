@@ -1,4 +1,5 @@
 import PriceWatchCore
+import PriceWatchTOML
 
 /// Reads the main file (`pricewatch.toml`): its keys, its `[providers.NAME]` and
 /// `[sinks.NAME]` tables, and their secrets, reporting every problem to the file.
@@ -107,7 +108,8 @@ struct MainFileReader {
         let requestsPerMinute = positiveDecimal("requests_per_minute", reader)
         guard let schema else { return (nil, fallback) }
         if ProviderTypes.requiringAPIKey.contains(schema.type), !reader.has("api_key") {
-            reader.tableError("missing required key 'api_key' for type '\(schema.type)' (the service's API key, as a secret)")
+            reader.missing("missing required key 'api_key' for type '\(schema.type)' (the service's API key, as a secret)",
+                           keys: ["api_key"])
         }
         let fields = decode(schema, reader)
         let provider = ProviderConfiguration(name: name, type: schema.type, baseURL: baseURL,
@@ -179,7 +181,14 @@ struct MainFileReader {
         guard reader.require("type", " (known types: \(known.joined(separator: ", ")))"),
               let type = reader.nonEmptyString("type", expected: "a \(kind) type") else { return nil }
         guard let schema = schemaFor(type) else {
-            reader.error(Wording.unknownType(kind, type, known: known), key: "type")
+            if kind == "sink", let format = SinkTypes.webhookFormat(named: type) {
+                // A service that is one of the webhook sink's formats, not a sink type of its own.
+                reader.error("unknown sink type '\(type)'; \(type) is a format of the webhook sink: write "
+                             + "type = \"webhook\" and format = \"\(format)\" (known types: \(known.joined(separator: ", ")))",
+                             key: "type")
+            } else {
+                reader.error(Wording.unknownType(kind, type, known: known), key: "type")
+            }
             return nil
         }
         return schema
@@ -214,7 +223,8 @@ struct MainFileReader {
         for field in schema.fields {
             guard reader.has(field.key) else {
                 if field.required {
-                    reader.tableError("missing required key '\(field.key)' for type '\(schema.type)' (\(field.summary))")
+                    reader.missing("missing required key '\(field.key)' for type '\(schema.type)' (\(field.summary))",
+                                   keys: [field.key])
                 } else if case .choice(let options) = field.kind, let first = options.first {
                     result[field.key] = .string(first)
                 }

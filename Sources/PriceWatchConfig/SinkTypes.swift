@@ -42,4 +42,12 @@ enum SinkTypes {
     static func schema(for type: String) -> TableSchema? { all.first { $0.type == type } }
 
     static var typeNames: [String] { all.map(\.type) }
+
+    /// The webhook sink's service format that `type` names (`"ntfy"`, `"Slack"`), for a sink
+    /// written as `type = "ntfy"`; `nil` for anything else.
+    static func webhookFormat(named type: String) -> String? {
+        guard let field = schema(for: "webhook")?.fields.first(where: { $0.key == "format" }),
+              case .choice(let formats) = field.kind else { return nil }
+        return formats.first { $0 != "json" && $0 == type.lowercased() }
+    }
 }
