@@ -93,7 +93,7 @@ let package = Package(
                 // The outbox mode drives the daemon's own delivery path to a loopback receiver; the
                 // poll-cycle mode, the real poller, provider and libcurl transport.
                 "PriceWatchCore", "PriceWatchCurl", "PriceWatchEngine", "PriceWatchProviders", "PriceWatchStore",
-                "PriceWatchTestKit", .product(name: "Logging", package: "swift-log"),
+                "PriceWatchTestKit", "PriceWatchConfig", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/pricewatch-bench"
         ),
