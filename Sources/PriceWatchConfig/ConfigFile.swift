@@ -37,11 +37,6 @@ final class ConfigFile {
     /// and after reading a table to know whether the table was valid.
     private(set) var errorCount = 0
 
-    /// Checks `text` as the contents of `displayPath`.
-    convenience init(text: String, displayPath: String) {
-        self.init(bytes: Array(text.utf8), displayPath: displayPath, what: "file")
-    }
-
     /// Checks `bytes` as the contents of `displayPath` (`what` names it in messages: "rule file").
     init(bytes: [UInt8], displayPath: String, what: String) {
         self.displayPath = displayPath
