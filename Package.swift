@@ -14,7 +14,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // HMAC-SHA256 for Standard Webhooks signatures (webhook sink) only.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
@@ -22,11 +21,10 @@ let package = Package(
         // The pure domain: exact decimals, quotes, rules, the per-rule state machine, alerts,
         // rendering, backtest CSV parsing, and the ports (protocols) adapters implement.
         .target(name: "PriceWatchCore"),
+        // Our TOML 1.0 parser: one pass, bounded, every key and value with its line and column.
+        .target(name: "PriceWatchTOML"),
         // TOML -> validated model, with positioned diagnostics and secrets.
-        .target(
-            name: "PriceWatchConfig",
-            dependencies: ["PriceWatchCore", .product(name: "TOMLKit", package: "TOMLKit")]
-        ),
+        .target(name: "PriceWatchConfig", dependencies: ["PriceWatchCore", "PriceWatchTOML"]),
         // SQLite through GRDB: migrations, quote history, rule state, alert log, outbox.
         .target(
             name: "PriceWatchStore",
@@ -102,7 +100,7 @@ let package = Package(
                 // The outbox mode drives the daemon's own delivery path to a loopback receiver; the
                 // poll-cycle mode, the real poller, provider and libcurl transport.
                 "PriceWatchCore", "PriceWatchCurl", "PriceWatchServices", "PriceWatchApp", "PriceWatchProviders", "PriceWatchStore",
-                "PriceWatchTestKit", .product(name: "Logging", package: "swift-log"),
+                "PriceWatchTestKit", "PriceWatchConfig", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/pricewatch-bench"
         ),
@@ -114,6 +112,8 @@ let package = Package(
         ),
         .testTarget(name: "PriceWatchCoreTests", dependencies: ["PriceWatchCore", "PriceWatchTestKit"]),
         .testTarget(name: "PriceWatchConfigTests", dependencies: ["PriceWatchConfig", "PriceWatchCore", "PriceWatchApp"]),
+        // The parser against the official toml-test corpus (Tests/Fixtures/toml-test) and hostile inputs.
+        .testTarget(name: "PriceWatchTOMLTests", dependencies: ["PriceWatchTOML"]),
         .testTarget(
             name: "PriceWatchStoreTests",
             dependencies: ["PriceWatchStore", "PriceWatchCore", .product(name: "GRDB", package: "GRDB.swift")]

@@ -10,6 +10,9 @@ import Foundation
 /// `pricewatch-bench poll-cycle [SYMBOLS] [CYCLES] [YAHOO_SYMBOLS]`: poll cycles of SYMBOLS
 /// symbols (default 10,000; YAHOO_SYMBOLS of them, default half, on yahoo, the rest on binance)
 /// over libcurl against loopback servers (``PollCycleBenchmark``).
+///
+/// `pricewatch-bench config-load [RELOADS]`: configuration loading at 1k/10k/100k rules and
+/// memory over reloads (``ConfigLoadBenchmark``).
 @main
 struct BenchmarkData {
     static func main() async throws {
@@ -20,8 +23,12 @@ struct BenchmarkData {
                                              yahooSymbols: numbers.dropFirst(2).first)
             return
         }
+        if arguments.first == "config-load" {
+            try ConfigLoadBenchmark.run(reloads: arguments.dropFirst().compactMap { Int($0) }.first ?? 1_000)
+            return
+        }
         guard let command = arguments.first, let directory = arguments.dropFirst().first else {
-            FileHandle.standardError.write(Data("usage: pricewatch-bench generate DIR [ROWS] [SYMBOLS] [RULES_PER_SYMBOL] | daemon-config DIR SYMBOLS | poll-cycle [SYMBOLS] [CYCLES] [YAHOO_SYMBOLS] | outbox DIR [LATENCY_ALERTS] [ALERTS]\n".utf8))
+            FileHandle.standardError.write(Data("usage: pricewatch-bench generate DIR [ROWS] [SYMBOLS] [RULES_PER_SYMBOL] | daemon-config DIR SYMBOLS | poll-cycle [SYMBOLS] [CYCLES] [YAHOO_SYMBOLS] | config-load [RELOADS] | outbox DIR [LATENCY_ALERTS] [ALERTS]\n".utf8))
             exit(64)
         }
         let numbers = arguments.dropFirst(2).compactMap { Int($0) }

@@ -1,8 +1,9 @@
 import Foundation
 import PriceWatchCore
+import PriceWatchTOML
 
-/// One configuration file being checked: its parsed table, where its keys are written, and
-/// the diagnostics found in it so far.
+/// One configuration file being checked: its parsed document (every key and value with its
+/// position), and the diagnostics found in it so far.
 ///
 /// A reference type so that the readers of its tables can all report into it; it lives for
 /// one synchronous load and is never shared between tasks.
@@ -10,25 +11,49 @@ final class ConfigFile {
     /// The path shown in diagnostics, as the user wrote it (relative paths stay relative).
     let displayPath: String
     /// The root table; `nil` when the file could not be read or is not valid TOML.
-    let root: [String: ConfigValue]?
-    let sourceMap: TOMLSourceMap
-    private(set) var diagnostics: [Diagnostic] = []
+    let root: TOMLTable?
+    /// Everything parsed before the first syntax error (the whole file when there is none):
+    /// what can still be made out of a broken file.
+    let partialRoot: TOMLTable
+    private var reported: [Diagnostic] = []
+    /// "missing required key" errors, held back until the whole file is read: one whose key
+    /// an unknown key was suggested for (`abvoe`: did you mean 'above'?) is a knock-on of that
+    /// typo and is not printed.
+    private var missing: [(keys: [String], table: TOMLKeyPath, diagnostic: Diagnostic)] = []
+    /// The keys suggested for unknown keys, by table.
+    private var suggested: [TOMLKeyPath: Set<String>] = [:]
+
+    /// Every diagnostic of the file, knock-on "missing" errors left out.
+    var diagnostics: [Diagnostic] {
+        reported + missing.filter { pending in
+            !(suggested[pending.table].map { keys in pending.keys.contains(where: keys.contains) } ?? false)
+        }.map(\.diagnostic)
+    }
+
+    /// The largest configuration file read (1 MiB), so that loading stays fast and bounded.
+    static let maximumBytes = TOMLLimits.default.maximumDocumentBytes
 
     /// How many errors (not warnings) have been reported so far; readers compare it before
     /// and after reading a table to know whether the table was valid.
-    var errorCount: Int { diagnostics.count { $0.severity == .error } }
+    private(set) var errorCount = 0
 
-    /// Checks `text` as the contents of `displayPath`.
-    init(text: String, displayPath: String) {
+    /// Checks `bytes` as the contents of `displayPath` (`what` names it in messages: "rule file").
+    init(bytes: [UInt8], displayPath: String, what: String) {
         self.displayPath = displayPath
-        sourceMap = TOMLSourceMap(text: text)
-        switch ConfigValue.parse(text) {
-        case .success(let root):
-            self.root = root
-        case .failure(let error):
-            root = nil
-            diagnostics.append(.error(Self.syntaxMessage(error.message), path: displayPath,
-                                      line: error.line, column: error.column))
+        let result = TOMLParser.parse(bytes: bytes)
+        partialRoot = result.partialRoot
+        root = result.root
+        guard let error = result.error else { return }
+        errorCount = 1
+        switch error.kind {
+        case .encoding:
+            reported.append(.error("cannot read the \(what): it is not UTF-8 text", path: displayPath))
+        case .limit:
+            reported.append(.error(error.message, path: displayPath, line: error.position.line,
+                                   column: error.position.column))
+        case .syntax:
+            reported.append(.error("invalid TOML: " + error.message, path: displayPath, line: error.position.line,
+                                   column: error.position.column))
         }
     }
 
@@ -40,32 +65,34 @@ final class ConfigFile {
     private init(unreadable displayPath: String, reason: String) {
         self.displayPath = displayPath
         root = nil
-        sourceMap = TOMLSourceMap(text: "")
-        diagnostics = [.error(reason, path: displayPath)]
+        partialRoot = TOMLParser.parse(bytes: []).partialRoot
+        reported = [.error(reason, path: displayPath)]
+        errorCount = 1
     }
 
-    /// Reads and parses the file at `absolutePath`; problems (missing, unreadable, not UTF-8,
-    /// not TOML) become its diagnostics.
+    /// Reads and parses the file at `absolutePath`; problems (missing, unreadable, too large,
+    /// not UTF-8, not TOML) become its diagnostics.
     static func read(absolutePath: String, displayPath: String, what: String) -> ConfigFile {
         if let reason = ConfigPaths.unreadableReason(absolutePath) {
             return ConfigFile(unreadable: displayPath, reason: "cannot read the \(what): \(reason)")
         }
+        // The size first, so that a huge file is refused without being read.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: absolutePath))?[.size] as? Int,
+           size > maximumBytes {
+            return ConfigFile(unreadable: displayPath, reason: tooLarge(what, size: size))
+        }
         guard let data = FileManager.default.contents(atPath: absolutePath) else {
             return ConfigFile(unreadable: displayPath, reason: "cannot read the \(what)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return ConfigFile(unreadable: displayPath, reason: "cannot read the \(what): it is not UTF-8 text")
+        guard data.count <= maximumBytes else {
+            return ConfigFile(unreadable: displayPath, reason: tooLarge(what, size: data.count))
         }
-        return ConfigFile(text: text, displayPath: displayPath)
+        return ConfigFile(bytes: [UInt8](data), displayPath: displayPath, what: what)
     }
 
-    /// toml++ writes `Error while parsing ...`; diagnostics start lowercase.
-    private static func syntaxMessage(_ message: String) -> String {
-        var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase ?? false {
-            text = first.lowercased() + text.dropFirst()
-        }
-        return "invalid TOML: " + text
+    private static func tooLarge(_ what: String, size: Int) -> String {
+        "the \(what) is \(size) bytes; a configuration file may have at most \(maximumBytes) bytes (1 MiB)"
+            + (what == "rule file" ? "; split the rules across several files in the rules directory" : "")
     }
 
     /// Reports an error about the value at `path` (at its key's position when it is known).
@@ -78,31 +105,57 @@ final class ConfigFile {
         report(.warning, message, at: path)
     }
 
+    /// Reports that the table at `table` lacks one of `keys` (at the table's position), unless
+    /// an unknown key of that table turns out to be a misspelling of one of them.
+    func missing(_ message: String, keys: [String], in table: TOMLKeyPath) {
+        missing.append((keys, table, diagnostic(.error, message, at: table)))
+        errorCount += 1
+    }
+
+    /// Notes that `key` was suggested for an unknown key of the table at `table`.
+    func suggested(_ key: String, in table: TOMLKeyPath) {
+        suggested[table, default: []].insert(key)
+    }
+
     private func report(_ severity: Diagnostic.Severity, _ message: String, at path: TOMLKeyPath) {
-        let position = sourceMap.position(of: path)
-        diagnostics.append(Diagnostic(severity, path: displayPath, line: position?.line,
-                                      column: position?.column, message: message))
+        reported.append(diagnostic(severity, message, at: path))
+        if severity == .error { errorCount += 1 }
+    }
+
+    private func diagnostic(_ severity: Diagnostic.Severity, _ message: String, at path: TOMLKeyPath) -> Diagnostic {
+        let position = position(of: path)
+        return Diagnostic(severity, path: displayPath, line: position?.line, column: position?.column, message: message)
     }
 
     /// `PATH:LINE` of `path` (or `PATH` when its position is unknown), to point at it from a
     /// diagnostic about another place.
     func location(of path: TOMLKeyPath) -> String {
-        guard let position = sourceMap.position(of: path) else { return displayPath }
+        guard let position = position(of: path) else { return displayPath }
         return "\(displayPath):\(position.line)"
     }
 
-    /// The keys of the table at `path`, in the order they are written in the file (keys the
-    /// scan did not find come last, by name).
-    func keysInFileOrder(_ table: [String: ConfigValue], at path: TOMLKeyPath) -> [String] {
-        table.keys.sorted { a, b in
-            let pa = sourceMap.firstMention(of: path.appending(a))
-            let pb = sourceMap.firstMention(of: path.appending(b))
-            switch (pa, pb) {
-            case let (x?, y?) where x != y: return x < y
-            case (.some, nil): return true
-            case (nil, .some): return false
-            default: return a < b
+    /// The best position for a diagnostic about `path`: where its key is written (a table's
+    /// own `[header]` when it has one, an array element's first character), else the same
+    /// for the nearest part of the path that is written; `nil` for the root or when nothing is.
+    ///
+    /// A walk down the parsed document, as long as the path: no index of paths is kept.
+    func position(of path: TOMLKeyPath) -> TOMLPosition? {
+        var current = TOMLValue.table(partialRoot)
+        var best: TOMLPosition?
+        for component in path.components {
+            switch (component, current) {
+            case (.key(let key), .table(let table)):
+                guard let entry = table.entry(key) else { return best }
+                best = entry.value.table?.headerPosition ?? entry.keyPosition
+                current = entry.value
+            case (.index(let index), .array(let array)):
+                guard index >= 0, index < array.count else { return best }
+                best = array.positions[index]
+                current = array.elements[index]
+            default:
+                return best
             }
         }
+        return best
     }
 }

@@ -35,10 +35,11 @@ public enum ConfigurationLoader {
         var rulesWritten = settings.rulesWritten
         if main.root == nil {
             guard ConfigPaths.kind(of: mainPath) == .file else { return (nil, main.diagnostics) }
-            if let plain = main.sourceMap.plainString(at: rulesKey) {
-                rulesPath = plain
+            // What was parsed before the syntax error is known exactly.
+            if case .string(let written)? = main.partialRoot["rules"], !written.isEmpty {
+                rulesPath = written
                 rulesWritten = true
-            } else if main.sourceMap.entry(at: rulesKey) != nil {
+            } else if main.partialRoot["rules"] != nil {
                 rulesPath = nil
             }
         }

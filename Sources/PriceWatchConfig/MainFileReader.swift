@@ -1,4 +1,5 @@
 import PriceWatchCore
+import PriceWatchTOML
 
 /// Reads the main file (`pricewatch.toml`): its keys, its `[providers.NAME]` and
 /// `[sinks.NAME]` tables, and their secrets, reporting every problem to the file.
@@ -109,7 +110,8 @@ struct MainFileReader {
         let requestsPerMinute = positiveDecimal("requests_per_minute", reader)
         guard let schema else { return (nil, fallback) }
         if schema.requiresAPIKey, !reader.has("api_key") {
-            reader.tableError("missing required key 'api_key' for type '\(schema.type)' (the service's API key, as a secret)")
+            reader.missing("missing required key 'api_key' for type '\(schema.type)' (the service's API key, as a secret)",
+                           keys: ["api_key"])
         }
         let fields = decode(schema, reader)
         let provider = ProviderConfiguration(name: name, type: schema.type, baseURL: baseURL,
@@ -175,13 +177,28 @@ struct MainFileReader {
                           + "found \(Wording.quoted(name))")
     }
 
+    /// The webhook sink's service format that `type` names (`"ntfy"`, `"Slack"`), for a sink
+    /// written as `type = "ntfy"`; `nil` for anything else.
+    static func webhookFormat(named type: String, among all: [AdapterSchema]) -> String? {
+        guard let field = all.first(where: { $0.type == "webhook" })?.fields.first(where: { $0.key == "format" }),
+              case .choice(let formats) = field.kind else { return nil }
+        return formats.first { $0 != "json" && $0 == type.lowercased() }
+    }
+
     /// Reads `type` and returns its schema; a missing or unknown type is reported.
     private func readType(_ reader: TableReader, kind: String, among all: [AdapterSchema]) -> AdapterSchema? {
         let known = all.map(\.type)
         guard reader.require("type", " (known types: \(known.joined(separator: ", ")))"),
               let type = reader.nonEmptyString("type", expected: "a \(kind) type") else { return nil }
         guard let schema = all.first(where: { $0.type == type }) else {
-            reader.error(Wording.unknownType(kind, type, known: known), key: "type")
+            if kind == "sink", let format = Self.webhookFormat(named: type, among: all) {
+                // A service that is one of the webhook sink's formats, not a sink type of its own.
+                reader.error("unknown sink type '\(type)'; \(type) is a format of the webhook sink: write "
+                             + "type = \"webhook\" and format = \"\(format)\" (known types: \(known.joined(separator: ", ")))",
+                             key: "type")
+            } else {
+                reader.error(Wording.unknownType(kind, type, known: known), key: "type")
+            }
             return nil
         }
         return schema
@@ -216,7 +233,8 @@ struct MainFileReader {
         for field in schema.fields {
             guard reader.has(field.key) else {
                 if field.required {
-                    reader.tableError("missing required key '\(field.key)' for type '\(schema.type)' (\(field.summary))")
+                    reader.missing("missing required key '\(field.key)' for type '\(schema.type)' (\(field.summary))",
+                                   keys: [field.key])
                 } else if case .choice(let options) = field.kind, let first = options.first {
                     result[field.key] = .string(first)
                 }

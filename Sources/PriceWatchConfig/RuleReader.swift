@@ -1,4 +1,5 @@
 import PriceWatchCore
+import PriceWatchTOML
 
 /// Reads the `[[rule]]` tables of one rule file (`rules.md`, "Rules"), reporting every
 /// problem of every rule to the file.
@@ -13,12 +14,13 @@ enum RuleReader {
         let reader = TableReader(file: file, path: .root, values: root, subject: .root)
         reader.checkUnknownKeys(allowed: ["rule"])
         guard let value = root["rule"] else { return [] }
-        guard case .array(let elements) = value else {
+        guard case .array(let array) = value else {
             reader.error("expected an array of tables ([[rule]]), found \(value.kindDescription)", key: "rule")
             return []
         }
         var drafts: [RuleDraft] = []
-        for (index, element) in elements.enumerated() {
+        drafts.reserveCapacity(array.count)
+        for (index, element) in array.elements.enumerated() {
             let path = TOMLKeyPath(keys: "rule").appending(index: index)
             guard case .table(let values) = element else {
                 file.error("rule #\(index + 1): expected a table, found \(element.kindDescription)", at: path)
@@ -29,7 +31,7 @@ enum RuleReader {
         return drafts
     }
 
-    private static func readRule(_ values: [String: ConfigValue], at path: TOMLKeyPath, number: Int,
+    private static func readRule(_ values: TOMLTable, at path: TOMLKeyPath, number: Int,
                                  in file: ConfigFile) -> RuleDraft {
         var label = "rule #\(number)"
         if case .string(let written)? = values["id"], !written.isEmpty { label = "rule '\(written)'" }
@@ -44,8 +46,8 @@ enum RuleReader {
         // The condition: exactly one of its keys; every written condition value is checked.
         let conditionKeys = reader.keys.filter(Condition.keys.contains)
         if conditionKeys.isEmpty {
-            reader.tableError("missing a condition; expected one of "
-                              + Wording.quotedList(Condition.keys, conjunction: "or"))
+            reader.missing("missing a condition; expected one of " + Wording.quotedList(Condition.keys, conjunction: "or"),
+                           keys: Condition.keys)
         } else if conditionKeys.count > 1 {
             reader.tableError("expected exactly one condition, found \(Wording.quotedList(conditionKeys))",
                               at: conditionKeys[1])
@@ -112,7 +114,7 @@ enum RuleReader {
             _ = reader.stringArray("symbols", expected: "an array of symbols")
             return nil
         case (false, false):
-            reader.tableError("missing required key 'symbol' or 'symbols'")
+            reader.missing("missing required key 'symbol' or 'symbols'", keys: ["symbol", "symbols"])
             return nil
         case (true, false):
             guard let symbol = reader.string("symbol", expected: "a symbol") else { return nil }
@@ -210,17 +212,17 @@ enum RuleReader {
                              + "add 'Z' for UTC (\(written)Z) or an offset such as '-04:00'", key: "expires")
                 return nil
             }
-            guard let timestamp = Timestamp(year: dateTime.year, month: dateTime.month, day: dateTime.day,
-                                            hour: dateTime.hour, minute: dateTime.minute,
-                                            second: min(dateTime.second, 59),
-                                            millisecond: dateTime.nanosecond / 1_000_000,
+            guard let timestamp = Timestamp(year: dateTime.date.year, month: dateTime.date.month, day: dateTime.date.day,
+                                            hour: dateTime.time.hour, minute: dateTime.time.minute,
+                                            second: min(dateTime.time.second, 59),
+                                            millisecond: dateTime.time.nanosecond / 1_000_000,
                                             offsetMinutes: offset) else {
                 reader.error("expected a date-time between the years 1 and 9999, found \(format(dateTime))", key: "expires")
                 return nil
             }
             return timestamp
-        case .date(let year, let month, let day):
-            guard let timestamp = Timestamp(year: year, month: month, day: day) else {
+        case .date(let date):
+            guard let timestamp = Timestamp(year: date.year, month: date.month, day: date.day) else {
                 reader.error("expected a date between the years 1 and 9999", key: "expires")
                 return nil
             }
@@ -237,15 +239,16 @@ enum RuleReader {
     }
 
     /// `2027-06-30T09:30:00` (with `.5` style fractions when present).
-    private static func format(_ dateTime: ConfigValue.DateTime) -> String {
+    private static func format(_ dateTime: TOMLDateTime) -> String {
         func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        var text = "\(pad(dateTime.year, 4))-\(pad(dateTime.month, 2))-\(pad(dateTime.day, 2))"
-            + "T\(pad(dateTime.hour, 2)):\(pad(dateTime.minute, 2)):\(pad(dateTime.second, 2))"
-        if dateTime.nanosecond > 0 {
-            var fraction = pad(dateTime.nanosecond, 9)
+        let date = dateTime.date, time = dateTime.time
+        var text = "\(pad(date.year, 4))-\(pad(date.month, 2))-\(pad(date.day, 2))"
+            + "T\(pad(time.hour, 2)):\(pad(time.minute, 2)):\(pad(time.second, 2))"
+        if time.nanosecond > 0 {
+            var fraction = pad(time.nanosecond, 9)
             while fraction.hasSuffix("0") { fraction.removeLast() }
             text += "." + fraction
         }

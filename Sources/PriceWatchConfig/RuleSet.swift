@@ -47,14 +47,17 @@ struct RuleSet {
 
     /// Reports each id used again, at its second use, naming where it was first defined.
     private func checkDuplicateIDs() {
-        var first: [String: RuleDraft] = [:]
-        for draft in drafts {
+        // Offsets, not drafts, as values: a draft is large, and this table holds every rule.
+        var first: [String: Int] = [:]
+        first.reserveCapacity(drafts.count)
+        for (offset, draft) in drafts.enumerated() {
             guard let id = draft.id else { continue }
-            if let original = first[id] {
+            if let originalOffset = first[id] {
+                let original = drafts[originalOffset]
                 let location = original.reader.file.location(of: original.reader.path.appending("id"))
                 draft.reader.tableError("duplicate id; first defined at \(location)", at: "id")
             } else {
-                first[id] = draft
+                first[id] = offset
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PriceWatchCore
+import PriceWatchTOML
 
 /// Resolves a secret written as `{ file = "PATH" }`, `{ credential = "NAME" }` (read from
 /// `$CREDENTIALS_DIRECTORY/NAME`, as systemd's `LoadCredential=` provides) or
@@ -23,7 +24,7 @@ struct SecretResolver {
             return nil
         }
         let secretPath = reader.path.appending(key)
-        let written = reader.file.keysInFileOrder(table, at: secretPath)
+        let written = table.keys
         for name in written where !Self.sources.contains(name) {
             var message = "unknown secret source '\(name)'"
             if let suggestion = Suggestion.closest(to: name, among: Self.sources) {

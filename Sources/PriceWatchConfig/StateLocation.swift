@@ -33,9 +33,9 @@ extension ConfigurationLoader {
         }
         var identities: [String: String] = [:]
         if case .table(let sinks)? = root["sinks"] {
-            for (name, value) in sinks {
-                if case .table(let table) = value, case .string(let type)? = table["type"] {
-                    identities[name] = "\(type)/\(name)"
+            for entry in sinks.entries {
+                if case .table(let table) = entry.value, case .string(let type)? = table["type"] {
+                    identities[entry.key] = "\(type)/\(entry.key)"
                 }
             }
         }

@@ -1,8 +1,8 @@
 /// Where a value sits in a TOML document: table keys, and indexes into arrays
 /// (`providers.yahoo.interval`, `rule[2].above`).
 ///
-/// Both the locator (`TOMLSourceMap`) and the readers use it, so a reader asking for the
-/// position of `rule[2].above` finds the line the scan recorded under the same path.
+/// Readers name what they report about with it; `ConfigFile.position(of:)` walks the parsed
+/// document along it to find the line and column.
 struct TOMLKeyPath: Hashable, Sendable, CustomStringConvertible {
     /// One step of a path.
     enum Component: Hashable, Sendable {

@@ -1,4 +1,6 @@
+import Foundation
 import PriceWatchCore
+import PriceWatchTOML
 
 /// Reads the keys of one TOML table of a `ConfigFile`, reporting every problem to the file at
 /// the key's position, in the words of `cli.md`: what was expected, what was found.
@@ -21,10 +23,10 @@ struct TableReader {
 
     let file: ConfigFile
     let path: TOMLKeyPath
-    let values: [String: ConfigValue]
+    let values: TOMLTable
     let subject: Subject
 
-    init(file: ConfigFile, path: TOMLKeyPath, values: [String: ConfigValue], subject: Subject) {
+    init(file: ConfigFile, path: TOMLKeyPath, values: TOMLTable, subject: Subject) {
         self.file = file
         self.path = path
         self.values = values
@@ -33,10 +35,10 @@ struct TableReader {
 
     subscript(key: String) -> ConfigValue? { values[key] }
 
-    func has(_ key: String) -> Bool { values[key] != nil }
+    func has(_ key: String) -> Bool { values.entry(key) != nil }
 
     /// The keys as written in the file, in file order.
-    var keys: [String] { file.keysInFileOrder(values, at: path) }
+    var keys: [String] { values.keys }
 
     /// How messages name the table: `providers.yahoo`, `rule 'aapl-200'` (empty for the root).
     var tableName: String {
@@ -86,11 +88,13 @@ struct TableReader {
     /// Reports every key not in `allowed`, suggesting the closest allowed key, or listing them
     /// all when none is close.
     func checkUnknownKeys(allowed: [String]) {
-        for key in keys where !allowed.contains(key) {
+        for entry in values.entries where !allowed.contains(entry.key) {
+            let key = entry.key
             var message = "unknown key '\(key)'"
             if !tableName.isEmpty { message += " in \(tableName)" }
             if let suggestion = Suggestion.closest(to: key, among: allowed) {
                 message += "; did you mean '\(suggestion)'?"
+                file.suggested(suggestion, in: path)
             } else {
                 message += " (expected one of: \(allowed.joined(separator: ", ")))"
             }
@@ -102,8 +106,14 @@ struct TableReader {
     @discardableResult
     func require(_ key: String, _ detail: String = "") -> Bool {
         if has(key) { return true }
-        tableError("missing required key '\(key)'\(detail)")
+        missing("missing required key '\(key)'\(detail)", keys: [key])
         return false
+    }
+
+    /// Reports that none of `keys` is given, at the table; left out when an unknown key of the
+    /// table is a misspelling of one of them (that key's error says it all).
+    func missing(_ message: String, keys: [String]) {
+        file.missing(tableName.isEmpty ? message : "\(tableName): \(message)", keys: keys, in: path)
     }
 
     // MARK: - Typed values
@@ -155,7 +165,7 @@ struct TableReader {
     /// An exact decimal from a TOML integer or float.
     ///
     /// A float's value is taken from its literal text as written (`3.135` is exactly 3.135,
-    /// `1.123456789` has too many fractional digits), never from the `Double` TOMLKit gives.
+    /// `1.123456789` has too many fractional digits), never from the nearest `Double`.
     func decimal(_ key: String) -> ExactDecimal? {
         guard let value = values[key] else { return nil }
         switch value {
@@ -165,14 +175,15 @@ struct TableReader {
                 return nil
             }
             return decimal
-        case .float(let double):
+        case .float(let float):
+            let double = float.value
             guard double.isFinite else {
                 error("expected a number, found \(double.isNaN ? "nan" : double < 0 ? "-inf" : "inf")", key: key)
                 return nil
             }
-            let literal = file.sourceMap.entry(at: path.appending(key))?.rawValue.filter { $0 != "_" }
-            // The literal is trusted only when it reads back as the very value TOMLKit parsed.
-            if let literal, Double(literal) == double {
+            let literal = float.literal.filter { $0 != "_" }
+            // The literal is trusted only when it reads back as the very value parsed.
+            if Double(literal) == double {
                 do {
                     return try ExactDecimal(parsing: literal)
                 } catch {
@@ -189,10 +200,24 @@ struct TableReader {
                 return nil
             }
             return decimal
+        case .string(let text):
+            error("expected a number, found \(value.kindDescription)" + Self.numberHint(text, key: key), key: key)
+            return nil
         default:
             error("expected a number, found \(value.kindDescription)", key: key)
             return nil
         }
+    }
+
+    /// `; write fall = 5 (a number, without quotes or '%')` when a string reads as a number
+    /// (`fall = "5%"`, `above = "200"`); empty otherwise.
+    static func numberHint(_ text: String, key: String) -> String {
+        var number = Substring(text.trimmingCharacters(in: .whitespaces))
+        let percent = number.hasSuffix("%")
+        if percent { number = number.dropLast().drop(while: { $0 == " " }) }
+        number = Substring(number.trimmingCharacters(in: .whitespaces))
+        guard !number.isEmpty, (try? ExactDecimal(parsing: String(number))) != nil else { return "" }
+        return "; write \(TOMLKeyPath.quotedIfNeeded(key)) = \(number) (a number, without quotes\(percent ? " or '%'" : ""))"
     }
 
     /// An integer of at least 1.
@@ -219,8 +244,8 @@ struct TableReader {
         let memberPath = path.appending(key)
         var pairs: [(key: String, value: String)] = []
         var valid = true
-        for name in file.keysInFileOrder(members, at: memberPath) {
-            guard let member = members[name] else { continue }
+        for entry in members.entries {
+            let name = entry.key, member = entry.value
             guard case .string(let text) = member else {
                 error("expected a string, found \(member.kindDescription)", key: key, at: memberPath.appending(name))
                 valid = false
@@ -234,10 +259,11 @@ struct TableReader {
     /// An array of strings. A non-string element is reported at the element.
     func stringArray(_ key: String, expected: String) -> [String]? {
         guard let value = values[key] else { return nil }
-        guard case .array(let elements) = value else {
+        guard case .array(let array) = value else {
             error("expected \(expected), found \(value.kindDescription)", key: key)
             return nil
         }
+        let elements = array.elements
         var strings: [String] = []
         var valid = true
         for (index, element) in elements.enumerated() {
@@ -278,16 +304,16 @@ struct TableReader {
 
     /// A table of tables (`[providers.NAME]`), as `(name, table)` pairs in file order; a
     /// member that is not a table is reported.
-    func tables(_ key: String, expected: String) -> [(name: String, values: [String: ConfigValue])]? {
+    func tables(_ key: String, expected: String) -> [(name: String, values: TOMLTable)]? {
         guard let value = values[key] else { return nil }
         guard case .table(let members) = value else {
             error("expected \(expected), found \(value.kindDescription)", key: key)
             return nil
         }
         let memberPath = path.appending(key)
-        var result: [(name: String, values: [String: ConfigValue])] = []
-        for name in file.keysInFileOrder(members, at: memberPath) {
-            guard let member = members[name] else { continue }
+        var result: [(name: String, values: TOMLTable)] = []
+        for entry in members.entries {
+            let name = entry.key, member = entry.value
             guard case .table(let table) = member else {
                 file.error("\(memberPath.appending(name)): expected a table, found \(member.kindDescription)",
                            at: memberPath.appending(name))
@@ -299,7 +325,7 @@ struct TableReader {
     }
 
     /// A reader for the nested table at `key`, named by its key path.
-    func nested(_ key: String, values: [String: ConfigValue]) -> TableReader {
+    func nested(_ key: String, values: TOMLTable) -> TableReader {
         TableReader(file: file, path: path.appending(key), values: values, subject: .table)
     }
 }

@@ -64,8 +64,8 @@ import PriceWatchCore
             "$DIR/rules.d/10-tech.toml:13:1: error: rule 'Bad Id': id: expected lowercase letters, digits, '_', '.' or '-', "
                 + "starting with a letter or digit ([a-z0-9][a-z0-9_.-]*), found \"Bad Id\"",
             "$DIR/rules.d/10-tech.toml:15:1: error: rule 'Bad Id': below: expected a price greater than 0, found -1",
-            "$DIR/rules.d/20-broken.toml:3:15: error: invalid TOML: error while parsing string: unescaped control "
-                + "characters other than TAB (U+0009) are explicitly prohibited",
+            "$DIR/rules.d/20-broken.toml:3:10: error: invalid TOML: unterminated string: the closing '\"' is missing "
+                + "on this line (a \"...\" string ends on the line it starts; use \"\"\"...\"\"\" for several lines)",
             "$DIR/rules.d/30-more.toml:3:1: error: rule 'msft-ok': duplicate id; first defined at $DIR/rules.d/10-tech.toml:8",
             "$DIR/rules.d/30-more.toml:6:11: error: rule 'msft-ok': notify: unknown sink 'consol'; did you mean 'console'?",
         ])
