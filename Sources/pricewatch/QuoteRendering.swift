@@ -23,7 +23,7 @@ enum QuoteRendering {
         let rightAligned: Set<Int> = [1, 2, 3]
         let rows = quotes.map { quote -> [String] in
             let change = quote.previousClose.map { base -> String in
-                let percent = quote.price.percentChange(from: base, roundedTo: 2)
+                guard let percent = quote.price.percentChange(from: base, roundedTo: 2) else { return "out of range" }
                 return (percent.isPositive ? "+" : "") + percent.formatted(minimumFractionDigits: 2) + "%"
             }
             return [quote.symbol, quote.price.formatted(minimumFractionDigits: 2),

@@ -4,7 +4,7 @@ import PriceWatchCore
 ///
 /// Pure: an HTTP response in, quotes or errors out. Rules (README "Providers", yahoo):
 /// - the price is `regularMarketPrice` at `regularMarketTime` (epoch seconds), rounded to the
-///   instrument's `priceHint` (8 digits when there is none); `regularMarketPreviousClose` is the
+///   instrument's `priceHint` (8 digits when there is none or it is outside 0...8); `regularMarketPreviousClose` is the
 ///   previous close;
 /// - minor-unit currencies are converted exactly: `GBp` to `GBP`, `ZAc` to `ZAR`, `ILA` to
 ///   `ILS` (the price divided by 100);
@@ -85,7 +85,8 @@ struct YahooPrices {
             self.currency = currency
             isMinorUnit = false
         }
-        let hint = Int(clamping: priceHint ?? Int64(ExactDecimal.scale))
+        // A hint outside 0...8 is nonsense, not an instruction to round to whole units.
+        let hint = priceHint.flatMap { (0...Int64(ExactDecimal.scale)).contains($0) ? Int($0) : nil } ?? ExactDecimal.scale
         // Minor units are divided by 100 afterwards: keep two digits for that, exactly.
         fractionDigits = min(max(hint, 0), ExactDecimal.scale - (isMinorUnit ? 2 : 0))
     }
