@@ -52,10 +52,11 @@ struct QuoteCommand: AsyncParsableCommand {
         }
         var quotes: [Quote] = []
         var errors = StandardOutput.error()
+        for problem in ProviderText.validate(&answers) { errors.line(problem.description) }
         for symbol in unique {
             switch answers[symbol] {
             case .success(let quote)?: quotes.append(quote)
-            case .failure(let error)?: errors.line("\(symbol): error: \(error.message)")
+            case .failure(let error)?: errors.line("\(symbol): error: \(ControlCharacters.escaped(error.message))")
             case nil: errors.line("\(symbol): error: no answer")
             }
         }

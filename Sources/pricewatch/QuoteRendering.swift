@@ -37,7 +37,7 @@ enum QuoteRendering {
 /// Columns padded to their widest cell, two spaces apart, without trailing blanks.
 enum TextTable {
     static func render(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> [String] {
-        let all = [header] + rows
+        let all = [header] + rows.map { $0.map(ControlCharacters.escaped) }
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
             var line = ""

@@ -41,6 +41,6 @@ public enum AlertRendering {
             // A percent rule whose change does not fit an exact decimal (see percentChange).
             parts.append("(base \(base.formatted(minimumFractionDigits: 2)), change out of range)")
         }
-        return parts.joined(separator: " ")
+        return ControlCharacters.escaped(parts.joined(separator: " "))
     }
 }

@@ -134,6 +134,9 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
             servedBy = await fetchFromFallbacks(unserved, into: &answers)
         }
         logFailover(failure: failure, unserved: unserved.count, servedByFallback: servedBy.count)
+        for problem in ProviderText.validate(&answers) {
+            logger.warning("\(problem)", metadata: ["provider": "\(provider.name)", "symbol": "\(problem.symbol)"])
+        }
         logSymbolFailures(answers)
 
         let now = wallClock()
