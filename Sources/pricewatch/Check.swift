@@ -16,6 +16,7 @@ struct Check: ParsableCommand {
         let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: config.path,
                                                                     environment: ProcessInfo.processInfo.environment)
         var all = diagnostics
+        if let configuration { StandardOutput.redaction.update(for: configuration) }
         if let configuration, !diagnostics.containsErrors {
             // Building the adapters checks what only they know (a replay file's rows).
             let transports = NetworkTransports()

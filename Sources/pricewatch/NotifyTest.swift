@@ -30,6 +30,7 @@ struct NotifyTest: AsyncParsableCommand {
             StandardOutput.report(diagnostics)
             throw ExitCode(1)
         }
+        StandardOutput.redaction.update(for: configuration)
         guard let settings = configuration.sink(named: sink) else {
             let known = configuration.sinks.map(\.name)
             errors.line("\(config.path): error: no sink named '\(sink)'; known sinks: \(known.isEmpty ? "(none)" : known.joined(separator: ", "))")

@@ -20,6 +20,7 @@ struct QuoteProviderSelection {
             StandardOutput.report(errors)
             throw ExitCode.failure
         }
+        StandardOutput.redaction.update(for: configuration)
         let names = configuration.providers.map(\.name)
         guard let name = requested ?? configuration.defaultProvider else {
             throw failure("\(configPath): error: several providers and no default: name one with --provider (providers: \(names.joined(separator: ", ")))")
