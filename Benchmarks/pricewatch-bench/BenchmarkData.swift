@@ -7,9 +7,10 @@ import Foundation
 /// `pricewatch-bench daemon-config DIR SYMBOLS`: a daemon configuration watching SYMBOLS
 /// symbols through a replay provider, for the idle-memory measurement.
 ///
-/// `pricewatch-bench poll-cycle [SYMBOLS] [CYCLES] [YAHOO_SYMBOLS]`: poll cycles of SYMBOLS
-/// symbols (default 10,000; YAHOO_SYMBOLS of them, default half, on yahoo, the rest on binance)
-/// over libcurl against loopback servers (``PollCycleBenchmark``).
+/// `pricewatch-bench poll-cycle [SYMBOLS[,SYMBOLS…]] [CYCLES] [YAHOO_SYMBOLS]`: poll cycles of
+/// SYMBOLS symbols, for each size of the list (default 10,000 and 50,000; YAHOO_SYMBOLS of
+/// them, default half, on yahoo, the rest on binance) over libcurl against loopback servers
+/// (``PollCycleBenchmark``).
 ///
 /// `pricewatch-bench config-load [RELOADS]`: configuration loading at 1k/10k/100k rules and
 /// memory over reloads (``ConfigLoadBenchmark``).
@@ -18,9 +19,13 @@ struct BenchmarkData {
     static func main() async throws {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.first == "poll-cycle" {
-            let numbers = arguments.dropFirst().compactMap { Int($0) }
-            try await PollCycleBenchmark.run(symbols: max(numbers.first ?? 10_000, 1), cycles: max(numbers.dropFirst().first ?? 5, 1),
-                                             yahooSymbols: numbers.dropFirst(2).first)
+            let rest = Array(arguments.dropFirst())
+            let sizes = rest.first.map { $0.split(separator: ",").compactMap { Int($0) } } ?? PollCycleBenchmark.defaultSizes
+            let numbers = rest.dropFirst().compactMap { Int($0) }
+            for size in sizes.isEmpty ? PollCycleBenchmark.defaultSizes : sizes {
+                try await PollCycleBenchmark.run(symbols: max(size, 1), cycles: max(numbers.first ?? 5, 1),
+                                                 yahooSymbols: numbers.dropFirst().first)
+            }
             return
         }
         if arguments.first == "config-load" {
@@ -28,7 +33,7 @@ struct BenchmarkData {
             return
         }
         guard let command = arguments.first, let directory = arguments.dropFirst().first else {
-            FileHandle.standardError.write(Data("usage: pricewatch-bench generate DIR [ROWS] [SYMBOLS] [RULES_PER_SYMBOL] | daemon-config DIR SYMBOLS | poll-cycle [SYMBOLS] [CYCLES] [YAHOO_SYMBOLS] | config-load [RELOADS] | outbox DIR [LATENCY_ALERTS] [ALERTS]\n".utf8))
+            FileHandle.standardError.write(Data("usage: pricewatch-bench generate DIR [ROWS] [SYMBOLS] [RULES_PER_SYMBOL] | daemon-config DIR SYMBOLS | poll-cycle [SYMBOLS[,SYMBOLS...]] [CYCLES] [YAHOO_SYMBOLS] | config-load [RELOADS] | outbox DIR [LATENCY_ALERTS] [ALERTS]\n".utf8))
             exit(64)
         }
         let numbers = arguments.dropFirst(2).compactMap { Int($0) }

@@ -10,8 +10,8 @@ import PriceWatchTestKit
 import Glibc
 #endif
 
-/// `pricewatch-bench poll-cycle [SYMBOLS] [CYCLES] [YAHOO_SYMBOLS]`: one poll cycle of SYMBOLS
-/// symbols (default 10,000) split over two real batching providers, each with its own
+/// `pricewatch-bench poll-cycle [SYMBOLS[,SYMBOLS…]] [CYCLES] [YAHOO_SYMBOLS]`: poll cycles of
+/// SYMBOLS symbols (default 10,000 then 50,000) split over two real batching providers, each with its own
 /// `ProviderPoller` and its own loopback server, over the libcurl transport: YAHOO_SYMBOLS
 /// (default half) on `yahoo` (v7 quote batches of 50, after the cookie/crumb session) and the
 /// rest on `binance` (batches of 100). Both pollers run concurrently, as in the daemon, into
@@ -21,6 +21,9 @@ import Glibc
 /// (ceil(symbols / batch)) and those the server received, then wall, CPU and memory; exits 1
 /// on a mismatch (issue 3 item 7).
 enum PollCycleBenchmark {
+    /// The sizes of issue 16: 10,000 symbols (CPU per cycle to halve) and 50,000 (under 1 s).
+    static let defaultSizes = [10_000, 50_000]
+
     /// One provider of the cycle: its poller, its server, and what the server must see.
     struct Leg {
         let name: String

@@ -24,6 +24,10 @@ public enum Daemon {
     ///   was not started by systemd).
     public static func run(configPath: String, environment: [String: String], logger: Logger,
                            observer: (any DaemonObserver)? = nil) async -> Int32 {
+        // Every log line passes the redactor of the loaded configuration and the escaper.
+        let redaction = SecretRedaction()
+        let upstream = logger.handler
+        let logger = Logger(label: logger.label) { _ in SanitizingLogHandler(wrapping: upstream, redaction: redaction) }
         // One libcurl transfer loop (one thread) for every provider and sink, HTTP and SMTP,
         // for the daemon's whole life.
         let transports = NetworkTransports()
@@ -41,6 +45,7 @@ public enum Daemon {
             notifier.status("invalid configuration in \(configPath); not starting")
             return configurationErrorStatus
         }
+        redaction.update(for: setup.configuration)
         startupProgress()
         let store: SQLiteAlertStore
         do {
@@ -93,7 +98,9 @@ public enum Daemon {
             observer: observer, logger: logger, wallClock: wallClock,
             load: { previous in
                 logger.info("reloading configuration from \(configPath)")
-                return loadSetup(configPath: configPath, environment: environment, previous: previous, transports: transports)
+                let loaded = loadSetup(configPath: configPath, environment: environment, previous: previous, transports: transports)
+                if let setup = loaded.0 { redaction.update(for: setup.configuration) }
+                return loaded
             })
         let group = ServiceGroup(configuration: .init(
             services: [

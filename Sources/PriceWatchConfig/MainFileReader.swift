@@ -210,7 +210,7 @@ struct MainFileReader {
         for scheme in ["http://", "https://"] where lowercased.hasPrefix(scheme) && text.count > scheme.count {
             return text
         }
-        reader.error("expected an http:// or https:// URL, found \(Wording.quoted(text))", key: key)
+        reader.error("expected an http:// or https:// URL, found \(URLDisplay.schemeAndHost(text))", key: key)
         return nil
     }
 
@@ -277,7 +277,7 @@ struct MainFileReader {
                     result[field.key] = .string(text)
                 } else {
                     let examples = schemes.map { "\($0)://" }
-                    reader.error("expected a \(Wording.quotedList(examples, quote: "", conjunction: "or")) URL, found \(Wording.quoted(text))",
+                    reader.error("expected a \(Wording.quotedList(examples, quote: "", conjunction: "or")) URL, found \(URLDisplay.schemeAndHost(text))",
                                  key: field.key)
                 }
             case .duration:

@@ -43,23 +43,9 @@ enum Wording {
         }
     }
 
-    /// A string quoted for a message, with quotes and control characters escaped.
+    /// A string quoted for a message, with quotes and control characters escaped
+    /// (``PriceWatchCore/ControlCharacters``: the one escaper of every text output).
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
+        ControlCharacters.quoted(text)
     }
 }

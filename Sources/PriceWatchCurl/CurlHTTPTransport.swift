@@ -138,6 +138,6 @@ public struct CurlHTTPTransport: HTTPTransport {
     }
 
     private static func printable(_ text: String) -> String {
-        String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) }.prefix(60))
+        ControlCharacters.escaped(String(text.prefix(60)))
     }
 }

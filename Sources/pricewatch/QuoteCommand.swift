@@ -35,13 +35,13 @@ struct QuoteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let selection = try QuoteProviderSelection.load(configPath: config.path, requested: provider)
-        let answers = await LookUpQuotes.fetch(symbols, from: selection)
-        var quotes: [Quote] = []
         var errors = StandardOutput.error()
+        let answers = await LookUpQuotes.fetch(symbols, from: selection) { errors.line($0) }
+        var quotes: [Quote] = []
         for (symbol, answer) in answers {
             switch answer {
             case .success(let quote): quotes.append(quote)
-            case .failure(let error): errors.line("\(symbol): error: \(error.message)")
+            case .failure(let error): errors.line("\(symbol): error: \(ControlCharacters.escaped(error.message))")
             }
         }
         var output = StandardOutput.output()

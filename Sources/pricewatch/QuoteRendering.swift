@@ -23,7 +23,7 @@ enum QuoteRendering {
         let rightAligned: Set<Int> = [1, 2, 3]
         let rows = quotes.map { quote -> [String] in
             let change = quote.previousClose.map { base -> String in
-                let percent = quote.price.percentChange(from: base, roundedTo: 2)
+                guard let percent = quote.price.percentChange(from: base, roundedTo: 2) else { return "out of range" }
                 return (percent.isPositive ? "+" : "") + percent.formatted(minimumFractionDigits: 2) + "%"
             }
             return [quote.symbol, quote.price.formatted(minimumFractionDigits: 2),
@@ -37,7 +37,7 @@ enum QuoteRendering {
 /// Columns padded to their widest cell, two spaces apart, without trailing blanks.
 enum TextTable {
     static func render(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> [String] {
-        let all = [header] + rows
+        let all = [header] + rows.map { $0.map(ControlCharacters.escaped) }
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
             var line = ""

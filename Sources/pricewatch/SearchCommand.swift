@@ -37,11 +37,15 @@ struct SearchCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let text = query.joined(separator: " ")
-        let matches: [SymbolMatch]
+        var matches: [SymbolMatch] = []
         do {
-            matches = try await searching.search(text)
+            for match in try await searching.search(text) {
+                let checked = ProviderText.validated(match)
+                for problem in checked.problems { errors.line(problem.description) }
+                if let kept = checked.match { matches.append(kept) }
+            }
         } catch {
-            errors.line("\(text): error: \(error.message)")
+            errors.line("\(ControlCharacters.escaped(text)): error: \(ControlCharacters.escaped(error.message))")
             errors.flush()
             throw ExitCode.failure
         }

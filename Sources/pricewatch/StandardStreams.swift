@@ -1,5 +1,6 @@
 import Foundation
 import PriceWatchCore
+import PriceWatchApp
 
 /// Buffered writes to standard output and error; commands print through these so large
 /// outputs (a backtest with many alerts) are not one system call per line.
@@ -12,8 +13,12 @@ struct StandardOutput {
 
     private init(handle: FileHandle) { self.handle = handle }
 
+    /// The secrets of the configuration the command loaded, removed from every line either
+    /// stream prints.
+    static var redaction: SecretRedaction { SecretRedaction.commandOutput }
+
     mutating func line(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
+        buffer.append(contentsOf: Self.redaction.redact(text).utf8)
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count >= 1 << 16 { flush() }
     }

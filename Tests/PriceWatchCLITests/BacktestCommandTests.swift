@@ -55,6 +55,32 @@ import Testing
         #expect(level["base"] == nil && level["change"] == nil)
     }
 
+    /// A rise from a base of one hundred-millionth to billions is a change of about 10^20
+    /// percent: more than an exact decimal holds. It is reported as out of range (JSON null,
+    /// "change out of range" in text), never clamped to ~92 billion.
+    @Test func aChangeTooLargeForAnExactDecimalIsOutOfRangeNotSaturated() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("rules.toml", """
+            [[rule]]
+            id = "moon"
+            symbol = "X"
+            rise = 5
+            """)
+        try directory.write("prices.csv", """
+            symbol,time,price,previous_close
+            X,2024-10-02T14:00:00Z,90000000000,0.00000001
+            """)
+        let json = try CommandRunner.run(["backtest", "--rules", directory.file("rules.toml"), "--data", directory.file("prices.csv"), "--format", "json"])
+        #expect(json.status == 0, "\(json.standardError)")
+        let line = try #require(json.outputLines.first, "no alert: \(json.standardError)")
+        #expect(line.contains("\"change\":null"), "\(line)")
+        #expect(Self.numberLiterals(line)["base"] == "0.00000001")
+        let text = try CommandRunner.run(["backtest", "--rules", directory.file("rules.toml"), "--data", directory.file("prices.csv")])
+        #expect(text.outputLines.count == 1)
+        #expect(text.outputLines.first?.hasSuffix("(base 0.00000001, change out of range)") == true, "\(text.outputLines)")
+        #expect(!text.standardOutput.contains("92233720368"))
+    }
+
     @Test func textOutputHasOneLinePerAlertInFiringOrder() throws {
         let result = try CommandRunner.run(["backtest", "--rules", "Tests/Fixtures/backtest/monthly.toml", "--data", "demo/data/stocks-monthly-2000-2010.csv"])
         #expect(result.status == 0)

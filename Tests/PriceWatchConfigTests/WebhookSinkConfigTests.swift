@@ -70,7 +70,7 @@ import Testing
         let (configuration, diagnostics) = try load(sink: "url = \"ftp://example.com/x\"\nformat = \"teams\"")
         #expect(configuration == nil)
         #expect(diagnostics == [
-            "$DIR/pricewatch.toml:7:1: error: sinks.hook.url: expected an http:// or https:// URL, found \"ftp://example.com/x\"",
+            "$DIR/pricewatch.toml:7:1: error: sinks.hook.url: expected an http:// or https:// URL, found \"ftp://example.com\" (the rest of the URL is not shown)",
             "$DIR/pricewatch.toml:8:1: error: sinks.hook.format: expected \"json\", \"slack\", \"discord\" or \"ntfy\", found \"teams\"",
         ])
     }

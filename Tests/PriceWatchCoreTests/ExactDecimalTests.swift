@@ -242,6 +242,16 @@ struct ExactDecimalTests {
         #expect(dec(price).percentChange(from: dec(base), roundedTo: digits) == dec(expected))
     }
 
+    @Test("percentChange is nil when the change does not fit, never clamped", arguments: [
+        ("90000000000", "0.00000001"),
+        ("92233720368", "0.0001"),
+        ("92233720368.54775807", "0.00000001"),
+    ])
+    func percentChangeOutOfRange(price: String, base: String) {
+        #expect(dec(price).percentChange(from: dec(base)) == nil)
+        #expect(dec(price).percentChange(from: dec(base), roundedTo: 0) == nil)
+    }
+
     @Test("percentChange rounds to 4 fractional digits by default")
     func percentChangeDefaultDigits() {
         #expect(dec("3.1").percentChange(from: dec("3")) == dec("3.3333"))

@@ -110,6 +110,26 @@ import Testing
         #expect(answers["NOHINT"]?.value?.price == d("3.135"))
     }
 
+    /// A `priceHint` outside 0...8 is not a precision: the price keeps up to 8 digits, as
+    /// with no hint, instead of being rounded to whole units (244.6 to 245).
+    @Test(arguments: [-1, 9, 1_000_000_000_000])
+    func priceHintOutsideZeroToEightIsAbsent(hint: Int) throws {
+        let response = ProviderFixtures.json("""
+            {"quoteResponse":{"result":[
+              {"symbol":"AAPL","regularMarketPrice":244.6,"priceHint":\(hint),"regularMarketTime":1739566800,"regularMarketPreviousClose":241.53}
+            ],"error":null}}
+            """)
+        let answers = try YahooQuoteDecoder.decode(response, requested: ["AAPL"])
+        #expect(answers["AAPL"]?.value?.price == d("244.6"))
+        #expect(answers["AAPL"]?.value?.previousClose == d("241.53"))
+        let chart = ProviderFixtures.json("""
+            {"chart":{"result":[{"meta":{"currency":"USD","symbol":"AAPL","regularMarketPrice":244.6,"priceHint":\(hint),
+              "regularMarketTime":1739566800,"previousClose":241.53}}],"error":null}}
+            """)
+        let quote = YahooChartDecoder.decode(chart, symbol: "AAPL", now: Timestamp(seconds: 1_739_566_800))
+        #expect(quote.value?.price == d("244.6"))
+    }
+
     @Test func minorUnitCurrenciesAreConvertedExactly() throws {
         let response = ProviderFixtures.json("""
             {"quoteResponse":{"result":[

@@ -7,6 +7,7 @@ public enum CheckConfiguration {
     /// The configuration when it is valid, and every diagnostic of every file.
     public static func run(configPath: String, environment: [String: String]) -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
         let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
+        if let configuration { SecretRedaction.commandOutput.update(for: configuration) }
         var all = diagnostics
         if let configuration, !diagnostics.containsErrors {
             let transports = NetworkTransports()

@@ -4,7 +4,10 @@ import PriceWatchCore
 /// no retries.
 public enum LookUpQuotes {
     /// Each of `symbols` (duplicates asked once) with its quote or error, in `symbols`' order.
-    public static func fetch(_ symbols: [String], from selection: SelectProvider.Selection) async
+    /// Provider text fields that are not data (a currency with a line break) are dropped; each
+    /// goes to `problems`, one line for standard error.
+    public static func fetch(_ symbols: [String], from selection: SelectProvider.Selection,
+                             problems: (String) -> Void = { _ in }) async
         -> [(symbol: String, answer: Result<Quote, ProviderError>)] {
         var unique: [String] = []
         for symbol in symbols where !unique.contains(symbol) { unique.append(symbol) }
@@ -22,6 +25,7 @@ public enum LookUpQuotes {
                 for symbol in batch { answers[symbol] = .failure(error) }
             }
         }
+        for problem in ProviderText.validate(&answers) { problems(problem.description) }
         return unique.map { ($0, answers[$0] ?? .failure(ProviderError(.transient, "no answer"))) }
     }
 }

@@ -24,6 +24,7 @@ public enum SelectProvider {
     public static func select(configPath: String, environment: [String: String], requested: String?,
                               report: ([Diagnostic]) -> Void) -> Outcome {
         let (loaded, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
+        if let loaded { SecretRedaction.commandOutput.update(for: loaded) }
         let errors = diagnostics.filter { $0.severity == .error }
         guard let configuration = loaded, errors.isEmpty else {
             report(errors)

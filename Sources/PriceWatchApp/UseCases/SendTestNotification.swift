@@ -21,6 +21,7 @@ public enum SendTestNotification {
     public static func send(configPath: String, environment: [String: String], sink: String, now: Timestamp,
                             report: ([Diagnostic]) -> Void) async -> Outcome {
         let (loaded, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
+        if let loaded { SecretRedaction.commandOutput.update(for: loaded) }
         guard let configuration = loaded, !diagnostics.containsErrors else {
             report(diagnostics)
             return .configurationFailed

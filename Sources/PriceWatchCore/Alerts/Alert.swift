@@ -63,7 +63,7 @@ public struct Alert: Sendable, Hashable, Codable {
         case .rule: rule
         case .symbol: symbol
         case .price: price.formatted(minimumFractionDigits: 2)
-        case .currency: currency
+        case .currency: currency.map(ControlCharacters.escaped)
         case .condition: direction.map { "\(condition) (\($0))" } ?? condition
         case .time: time.rfc3339
         case .base: base?.formatted(minimumFractionDigits: 2)

@@ -14,25 +14,8 @@ public enum MailText {
     }
 
     /// Quotes `text` for a message, showing control characters as escapes so that the message
-    /// itself stays one line.
+    /// itself stays one line (``ControlCharacters/quoted(_:)``).
     public static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\r": result += "\\r"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u{" + hex + "}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
+        ControlCharacters.quoted(text)
     }
 }

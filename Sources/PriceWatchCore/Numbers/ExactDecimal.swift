@@ -64,9 +64,11 @@ extension ExactDecimal {
     @inlinable
     public var wide: Int128 { Int128(scaled) * Int128(Self.unit) }
 
-    /// `self / divisor * 100`, rounded half away from zero to `digits` fractional digits.
-    /// Used only to display a change; decisions never round.
-    public func percentChange(from base: ExactDecimal, roundedTo digits: Int = 4) -> ExactDecimal {
+    /// `(self - base) / base * 100`, rounded half away from zero to `digits` fractional
+    /// digits; `nil` when the change is outside the representable range (about ±92 billion
+    /// percent: a price of billions over a base of a few hundred-millionths), never a value
+    /// clamped to the range. Used only to display a change; decisions never round.
+    public func percentChange(from base: ExactDecimal, roundedTo digits: Int = 4) -> ExactDecimal? {
         precondition(base.scaled > 0 && (0...Self.scale).contains(digits))
         // change = (self - base) * 100 / base, scaled by 10^8: numerator scaled 10^8 * 10^8.
         let numerator = (Int128(scaled) - Int128(base.scaled)) * 100 * Int128(Self.unit)
@@ -75,7 +77,10 @@ extension ExactDecimal {
         var quotient = numerator / divisor
         let remainder = numerator % divisor
         if abs(remainder) * 2 >= divisor { quotient += numerator < 0 ? -1 : 1 }
-        return ExactDecimal(scaled: Int64(clamping: quotient * quantum))
+        // |numerator| < 2^63 * 2^63 * 100 * 10^8 and the divisor is at least 1: the quotient
+        // times the quantum stays far inside Int128; only the narrowing can fail.
+        guard let scaled = Int64(exactly: quotient * quantum) else { return nil }
+        return ExactDecimal(scaled: scaled)
     }
 
     /// The value rounded half away from zero to `digits` fractional digits (0 to 8).

@@ -1,7 +1,7 @@
 /// The two ways alerts are printed: JSON Lines (`cli.md`) and one human-readable line.
 public enum AlertRendering {
     /// One JSON object: `id`, `rule`, `symbol`, `time`, `price`, `condition`; for percent rules
-    /// `base` and `change`; then `currency`, `direction` (crosses) and `provider` when known,
+    /// `base` and `change` (`null` when the change is out of range); then `currency`, `direction` (crosses) and `provider` when known,
     /// and the rendered `message`.
     public static func jsonLine(_ alert: Alert) -> String {
         var json = JSONWriter()
@@ -37,7 +37,10 @@ public enum AlertRendering {
         if let base = alert.base, let change = alert.change {
             let sign = change.isPositive ? "+" : ""
             parts.append("(base \(base.formatted(minimumFractionDigits: 2)), change \(sign)\(change.formatted(minimumFractionDigits: 2))%)")
+        } else if let base = alert.base {
+            // A percent rule whose change does not fit an exact decimal (see percentChange).
+            parts.append("(base \(base.formatted(minimumFractionDigits: 2)), change out of range)")
         }
-        return parts.joined(separator: " ")
+        return ControlCharacters.escaped(parts.joined(separator: " "))
     }
 }

@@ -9,10 +9,46 @@ public enum BinanceDecoder {
     /// Binance's error code for a symbol it does not list.
     public static let invalidSymbolCode: Int64 = -1121
 
+    /// One ticker: the fields the decoder reads.
+    struct Ticker: Decodable {
+        let symbol: JSONField<String>?
+        let lastPrice: JSONField<String>?
+        let prevClosePrice: JSONField<String>?
+        let closeTime: JSONField<JSONNumber>?
+    }
+
+    /// The answer: an array of tickers, or one ticker when one symbol was asked with `symbol=`.
+    struct Tickers: Decodable {
+        let tickers: [Ticker]
+
+        init(from decoder: any Decoder) throws {
+            if var list = try? decoder.unkeyedContainer() {
+                var tickers: [Ticker] = []
+                tickers.reserveCapacity(list.count ?? 0)
+                while !list.isAtEnd {
+                    if let ticker = try list.decode(Lenient<Ticker>.self).value { tickers.append(ticker) }
+                }
+                self.tickers = tickers
+            } else {
+                let one = try Ticker(from: decoder)
+                guard one.symbol != nil else {
+                    throw DecodingError.typeMismatch(Ticker.self, .init(codingPath: [], debugDescription: "an object without a symbol"))
+                }
+                tickers = [one]
+            }
+        }
+    }
+
+    /// `{"code": -1121, "msg": "Invalid symbol."}`.
+    struct Failure: Decodable {
+        let code: JSONField<JSONNumber>?
+        let msg: JSONField<String>?
+    }
+
     /// Whether the answer rejects a symbol of the request (HTTP 400, code -1121): with several
     /// symbols Binance fails them all, so the provider asks for each alone.
     public static func rejectsSymbol(_ response: HTTPResponse) -> Bool {
-        response.status == 400 && JSONValue.parse(response.body)?["code"]?.integer == invalidSymbolCode
+        response.status == 400 && ProviderAnswer.decodeIfPossible(Failure.self, response)?.code.integer == invalidSymbolCode
     }
 
     /// The quotes of `requested` (Binance symbols, any case). A requested symbol missing from
@@ -25,22 +61,15 @@ public enum BinanceDecoder {
             return [symbol: .failure(ProviderError(.unknownSymbol, "binance does not list the symbol \(symbol)"))]
         }
         guard response.status == 200 else {
-            let body = JSONValue.parse(response.body)
-            let detail = body?["msg"]?.string.map { message in body?["code"]?.integer.map { "\(message) (code \($0))" } ?? message }
+            let body = ProviderAnswer.decodeIfPossible(Failure.self, response)
+            let detail = body?.msg.text.map { message in body?.code.integer.map { "\(message) (code \($0))" } ?? message }
             throw ProviderAnswer.failure(response, endpoint: endpoint, detail: detail)
         }
-        let document = try ProviderAnswer.json(response, endpoint: endpoint)
-        let entries: [JSONValue]
-        if let array = document.array {
-            entries = array
-        } else if document.object != nil, document["symbol"] != nil {
-            entries = [document]
-        } else {
-            throw ProviderError(.malformedResponse, "\(endpoint): expected an array of tickers")
-        }
-        var bySymbol: [String: JSONValue] = [:]
+        let entries = try ProviderAnswer.decode(Tickers.self, response, endpoint: endpoint, expected: "an array of tickers").tickers
+        var bySymbol: [String: Ticker] = [:]
+        bySymbol.reserveCapacity(entries.count)
         for entry in entries {
-            if let symbol = entry["symbol"]?.string { bySymbol[symbol.uppercased()] = entry }
+            if let symbol = entry.symbol.text { bySymbol[symbol.uppercased()] = entry }
         }
         var answers: [String: Result<Quote, ProviderError>] = [:]
         for symbol in requested {
@@ -53,14 +82,14 @@ public enum BinanceDecoder {
         return answers
     }
 
-    static func quote(_ entry: JSONValue, symbol: String) -> Result<Quote, ProviderError> {
-        guard let price = ProviderPrice.positive(entry["lastPrice"]?.string) else {
-            return .failure(ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected a positive decimal lastPrice, found \(YahooQuoteDecoder.describe(entry["lastPrice"]))"))
+    static func quote(_ entry: Ticker, symbol: String) -> Result<Quote, ProviderError> {
+        guard let price = ProviderPrice.positive(entry.lastPrice.text) else {
+            return .failure(ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected a positive decimal lastPrice, found \(entry.lastPrice.described())"))
         }
-        guard let milliseconds = entry["closeTime"]?.integer, milliseconds > 0 else {
-            return .failure(ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected closeTime in epoch milliseconds, found \(YahooQuoteDecoder.describe(entry["closeTime"]))"))
+        guard let milliseconds = entry.closeTime.integer, milliseconds > 0 else {
+            return .failure(ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected closeTime in epoch milliseconds, found \(entry.closeTime.described())"))
         }
         return .success(Quote(symbol: symbol, price: price, time: Timestamp(milliseconds: milliseconds),
-                              previousClose: ProviderPrice.positive(entry["prevClosePrice"]?.string)))
+                              previousClose: ProviderPrice.positive(entry.prevClosePrice.text)))
     }
 }

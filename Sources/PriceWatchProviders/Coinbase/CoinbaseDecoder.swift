@@ -9,6 +9,24 @@ import PriceWatchCore
 public enum CoinbaseDecoder {
     public static let endpoint = "coinbase spot price"
 
+    /// `{"data": {…}}` (errors are read separately).
+    struct Spot: Decodable {
+        struct Price: Decodable {
+            let amount: JSONField<String>?
+            let currency: JSONField<String>?
+        }
+        let data: Lenient<Price>?
+    }
+
+    /// `{"errors": [{"id": …, "message": …}]}`.
+    struct Failure: Decodable {
+        struct Item: Decodable {
+            let id: JSONField<String>?
+            let message: JSONField<String>?
+        }
+        let errors: Lenient<[Lenient<Item>]>?
+    }
+
     public static func quote(_ response: HTTPResponse, symbol: String, received: Timestamp) throws(ProviderError) -> Result<Quote, ProviderError> {
         guard response.status == 200 else {
             let detail = errorMessage(response)
@@ -17,23 +35,21 @@ public enum CoinbaseDecoder {
             }
             throw ProviderAnswer.failure(response, endpoint: endpoint, detail: detail)
         }
-        let document = try ProviderAnswer.json(response, endpoint: endpoint)
-        guard let data = document["data"], data.object != nil else {
+        let document = try ProviderAnswer.decode(Spot.self, response, endpoint: endpoint, expected: "an object")
+        guard let data = document.data?.value else {
             throw ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected a data object, found \(errorMessage(response) ?? "none")")
         }
-        guard let price = ProviderPrice.positive(data["amount"]?.string) else {
-            return .failure(ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected a positive decimal amount, found \(YahooQuoteDecoder.describe(data["amount"]))"))
+        guard let price = ProviderPrice.positive(data.amount.text) else {
+            return .failure(ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected a positive decimal amount, found \(data.amount.described())"))
         }
         let time = response.header("Date").flatMap(HTTPDate.parse) ?? received
-        return .success(Quote(symbol: symbol, price: price, time: time, currency: data["currency"]?.string))
+        return .success(Quote(symbol: symbol, price: price, time: time, currency: data.currency.text))
     }
 
     /// The first `errors[].message` (with its `id`) of an error envelope.
     static func errorMessage(_ response: HTTPResponse) -> String? {
-        guard let first = JSONValue.parse(response.body)?["errors"]?.array?.first else { return nil }
-        let message = first["message"]?.string
-        let id = first["id"]?.string
-        switch (id, message) {
+        guard let first = ProviderAnswer.decodeIfPossible(Failure.self, response)?.errors?.value?.first?.value else { return nil }
+        switch (first.id.text, first.message.text) {
         case (let id?, let message?): return "\(id): \(message)"
         case (nil, let message?): return message
         case (let id?, nil): return id

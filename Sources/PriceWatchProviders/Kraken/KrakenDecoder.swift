@@ -12,9 +12,23 @@ import PriceWatchCore
 public enum KrakenDecoder {
     public static let endpoint = "kraken ticker"
 
+    /// `{"error": [...], "result": {"PAIR": {"c": ["price", "volume"], "o": "price", …}}}`.
+    struct Answer: Decodable {
+        struct Pair: Decodable {
+            let c: Lenient<[JSONField<String>]>?
+            let o: JSONField<String>?
+        }
+        let error: Lenient<[JSONField<String>]>?
+        let result: Lenient<[String: Lenient<Pair>]>?
+    }
+
     public static func quote(_ response: HTTPResponse, symbol: String, received: Timestamp) throws(ProviderError) -> Result<Quote, ProviderError> {
-        let parsed = ProviderAnswer.looksLikeHTML(response) ? nil : JSONValue.parse(response.body)
-        if let messages = parsed?["error"]?.array?.compactMap(\.string), let first = messages.first {
+        let parsed = ProviderAnswer.decodeIfPossible(Answer.self, response)
+        let messages = parsed?.error?.value?.compactMap { field -> String? in
+            guard let text = field.value, !text.isEmpty else { return nil }
+            return text
+        } ?? []
+        if let first = messages.first {
             if messages.contains(where: { $0.hasPrefix("EQuery:Unknown asset pair") }) {
                 return .failure(ProviderError(.unknownSymbol, "kraken does not know the pair \(symbol) (\(first))"))
             }
@@ -25,14 +39,21 @@ public enum KrakenDecoder {
             throw ProviderError(first.hasPrefix("EService:") ? .transient : .permanent, text)
         }
         guard response.status == 200 else { throw ProviderAnswer.failure(response, endpoint: endpoint) }
-        let document = try ProviderAnswer.json(response, endpoint: endpoint)
-        guard let results = document["result"]?.object, results.count == 1, let entry = results.values.first else {
+        let document: Answer
+        if let parsed {
+            document = parsed
+        } else {
+            // Not JSON of that shape: say what it was.
+            document = try ProviderAnswer.decode(Answer.self, response, endpoint: endpoint, expected: "an object")
+        }
+        guard let results = document.result?.value, results.count == 1, let entry = results.values.first?.value else {
             throw ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected one pair in result")
         }
-        guard let price = ProviderPrice.positive(entry["c"]?.array?.first?.string) else {
-            return .failure(ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected a positive decimal c[0], found \(YahooQuoteDecoder.describe(entry["c"]?.array?.first))"))
+        let last = entry.c?.value?.first
+        guard let price = ProviderPrice.positive(last?.value) else {
+            return .failure(ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected a positive decimal c[0], found \(last.described())"))
         }
         let time = response.header("Date").flatMap(HTTPDate.parse) ?? received
-        return .success(Quote(symbol: symbol, price: price, time: time, previousClose: ProviderPrice.positive(entry["o"]?.string)))
+        return .success(Quote(symbol: symbol, price: price, time: time, previousClose: ProviderPrice.positive(entry.o.text)))
     }
 }

@@ -1,18 +1,32 @@
+import Foundation
 import PriceWatchCore
 
 /// How every provider turns an HTTP exchange into JSON or a ``ProviderError``: one place for
 /// the status classes, `Retry-After`, HTML where JSON was expected, and transport failures.
 public enum ProviderAnswer {
-    /// The JSON body of a successful answer. HTML (a consent or bot-check page served with
-    /// 200), an empty body or anything unparsable is a `malformedResponse`, never a price.
-    public static func json(_ response: HTTPResponse, endpoint: String) throws(ProviderError) -> JSONValue {
+    /// The body of a successful answer decoded into the service's typed answer `T`. HTML (a
+    /// consent or bot-check page served with 200), an empty body or anything that is not JSON
+    /// is a `malformedResponse`, never a price; so is JSON of another shape than `T`
+    /// (`expected` says which).
+    public static func decode<T: Decodable>(_ type: T.Type, _ response: HTTPResponse, endpoint: String,
+                                            expected: String) throws(ProviderError) -> T {
         if looksLikeHTML(response) {
             throw ProviderError(.malformedResponse, "\(endpoint): expected JSON, found an HTML page (HTTP \(response.status))")
         }
-        guard let value = JSONValue.parse(response.body) else {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(response.body))
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
             throw ProviderError(.malformedResponse, "\(endpoint): expected JSON, found \(snippet(response.body))")
+        } catch {
+            throw ProviderError(.malformedResponse, "\(endpoint): expected \(expected)")
         }
-        return value
+    }
+
+    /// The body decoded as `T` when it is JSON of that shape; `nil` otherwise (error bodies,
+    /// which services send in many shapes, or none).
+    public static func decodeIfPossible<T: Decodable>(_ type: T.Type, _ response: HTTPResponse) -> T? {
+        guard !looksLikeHTML(response), !response.body.isEmpty else { return nil }
+        return try? JSONDecoder().decode(T.self, from: Data(response.body))
     }
 
     /// The error for a non-success status: 429 (and Binance's 418 ban) are `rateLimited` with

@@ -11,8 +11,28 @@ import PriceWatchCore
 public enum TwelveDataDecoder {
     public static let endpoint = "twelvedata quote"
 
+    /// One quote object, or an error object in its place.
+    struct Entry: Decodable {
+        let symbol: JSONField<String>?
+        let close: JSONField<String>?
+        let previousClose: JSONField<String>?
+        let lastQuoteAt: JSONField<JSONNumber>?
+        let timestamp: JSONField<JSONNumber>?
+        let isMarketOpen: JSONField<Bool>?
+        let currency: JSONField<String>?
+        let exchange: JSONField<String>?
+        let status: JSONField<String>?
+        let code: JSONField<JSONNumber>?
+        let message: JSONField<String>?
+
+        enum CodingKeys: String, CodingKey {
+            case symbol, close, timestamp, currency, exchange, status, code, message
+            case previousClose = "previous_close", lastQuoteAt = "last_quote_at", isMarketOpen = "is_market_open"
+        }
+    }
+
     public static func decode(_ response: HTTPResponse, requested: [String]) throws(ProviderError) -> [String: Result<Quote, ProviderError>] {
-        let parsed = ProviderAnswer.looksLikeHTML(response) ? nil : JSONValue.parse(response.body)
+        let parsed = ProviderAnswer.decodeIfPossible(Entry.self, response)
         if let parsed, let error = errorEntry(parsed) {
             if (error.code == 400 || error.code == 404), requested.count == 1, let symbol = requested.first {
                 return [symbol: .failure(ProviderError(.unknownSymbol, "twelvedata does not know the symbol \(symbol) (\(error.message))"))]
@@ -20,19 +40,26 @@ public enum TwelveDataDecoder {
             throw failure(code: error.code, message: error.message, response: response)
         }
         guard response.status == 200 else {
-            throw ProviderAnswer.failure(response, endpoint: endpoint, detail: parsed?["message"]?.string)
+            throw ProviderAnswer.failure(response, endpoint: endpoint, detail: parsed?.message.text)
         }
-        let document = try ProviderAnswer.json(response, endpoint: endpoint)
+        let document: Entry
+        if let parsed {
+            document = parsed
+        } else {
+            // Not JSON of that shape: say what it was.
+            document = try ProviderAnswer.decode(Entry.self, response, endpoint: endpoint, expected: "an object keyed by symbol")
+        }
         var answers: [String: Result<Quote, ProviderError>] = [:]
-        if requested.count == 1, let symbol = requested.first, document["symbol"] != nil || document["close"] != nil {
+        if requested.count == 1, let symbol = requested.first, document.symbol != nil || document.close != nil {
             answers[symbol] = quote(document, symbol: symbol)
             return answers
         }
-        guard let entries = document.object else {
-            throw ProviderError(.malformedResponse, "\(endpoint): expected an object keyed by symbol")
+        let entries = try ProviderAnswer.decode([String: Lenient<Entry>].self, response, endpoint: endpoint,
+                                                expected: "an object keyed by symbol")
+        var byUpperSymbol: [String: Entry] = [:]
+        for (key, entry) in entries {
+            if let entry = entry.value { byUpperSymbol[key.uppercased()] = entry }
         }
-        var byUpperSymbol: [String: JSONValue] = [:]
-        for (key, entry) in entries { byUpperSymbol[key.uppercased()] = entry }
         for symbol in requested {
             guard let entry = byUpperSymbol[symbol.uppercased()] else {
                 answers[symbol] = .failure(ProviderError(.unknownSymbol, "twelvedata does not know the symbol \(symbol)"))
@@ -49,24 +76,23 @@ public enum TwelveDataDecoder {
         return answers
     }
 
-    static func quote(_ entry: JSONValue, symbol: String) -> Result<Quote, ProviderError> {
-        guard let price = ProviderPrice.positive(entry["close"]?.string) else {
-            return .failure(ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected a positive decimal close, found \(YahooQuoteDecoder.describe(entry["close"]))"))
+    static func quote(_ entry: Entry, symbol: String) -> Result<Quote, ProviderError> {
+        guard let price = ProviderPrice.positive(entry.close.text) else {
+            return .failure(ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected a positive decimal close, found \(entry.close.described())"))
         }
-        guard let seconds = entry["last_quote_at"]?.integer ?? entry["timestamp"]?.integer, seconds > 0 else {
-            return .failure(ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected a timestamp in epoch seconds, found \(YahooQuoteDecoder.describe(entry["timestamp"]))"))
+        guard let seconds = entry.lastQuoteAt.integer ?? entry.timestamp.integer, seconds > 0 else {
+            return .failure(ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected a timestamp in epoch seconds, found \(entry.timestamp.described())"))
         }
-        var state: String?
-        if case .bool(let open)? = entry["is_market_open"] { state = open ? "REGULAR" : "CLOSED" }
+        let state = entry.isMarketOpen?.value.map { $0 ? "REGULAR" : "CLOSED" }
         return .success(Quote(symbol: symbol, price: price, time: Timestamp(seconds: seconds),
-                              previousClose: ProviderPrice.positive(entry["previous_close"]?.string),
-                              currency: entry["currency"]?.string, exchange: entry["exchange"]?.string, marketState: state))
+                              previousClose: ProviderPrice.positive(entry.previousClose.text),
+                              currency: entry.currency.text, exchange: entry.exchange.text, marketState: state))
     }
 
     /// `(code, message)` of an error object (`"status": "error"`).
-    static func errorEntry(_ value: JSONValue) -> (code: Int64, message: String)? {
-        guard value["status"]?.string == "error" else { return nil }
-        return (value["code"]?.integer ?? 0, value["message"]?.string ?? "no message")
+    static func errorEntry(_ entry: Entry) -> (code: Int64, message: String)? {
+        guard entry.status.text == "error" else { return nil }
+        return (entry.code.integer ?? 0, entry.message.text ?? "no message")
     }
 
     static func failure(code: Int64, message: String, response: HTTPResponse) -> ProviderError {

@@ -28,31 +28,31 @@ public enum YahooChartDecoder {
         guard response.status == 200 else {
             throw ProviderAnswer.failure(response, endpoint: endpoint, detail: detail)
         }
-        let document = try ProviderAnswer.json(response, endpoint: endpoint)
-        guard let meta = document["chart"]?["result"]?.array?.first?["meta"], meta.object != nil else {
+        let document = try ProviderAnswer.decode(YahooWire.ChartAnswer.self, response, endpoint: endpoint, expected: "an object")
+        guard let meta = document.chart?.value?.result?.value?.first?.value?.meta?.value else {
             throw ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected chart.result[0].meta, found \(detail ?? "none")")
         }
-        let prices = YahooPrices(currency: meta["currency"]?.string, priceHint: meta["priceHint"]?.integer)
-        guard let price = prices.price(meta["regularMarketPrice"]?.number) else {
-            throw ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected a positive regularMarketPrice, found \(YahooQuoteDecoder.describe(meta["regularMarketPrice"]))")
+        let prices = YahooPrices(currency: meta.currency.text, priceHint: meta.priceHint.integer)
+        guard let price = prices.price(meta.regularMarketPrice.number) else {
+            throw ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected a positive regularMarketPrice, found \(meta.regularMarketPrice.described())")
         }
-        guard let seconds = meta["regularMarketTime"]?.integer, seconds > 0 else {
-            throw ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected regularMarketTime in epoch seconds, found \(YahooQuoteDecoder.describe(meta["regularMarketTime"]))")
+        guard let seconds = meta.regularMarketTime.integer, seconds > 0 else {
+            throw ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected regularMarketTime in epoch seconds, found \(meta.regularMarketTime.described())")
         }
-        let previousClose = prices.price(meta["previousClose"]?.number) ?? prices.price(meta["chartPreviousClose"]?.number)
+        let previousClose = prices.price(meta.previousClose.number) ?? prices.price(meta.chartPreviousClose.number)
         return Quote(symbol: symbol, price: price, time: Timestamp(seconds: seconds), previousClose: previousClose,
-                     currency: prices.currency, exchange: meta["exchangeName"]?.string,
-                     marketState: marketState(meta["currentTradingPeriod"], at: now),
-                     exchangeTimeZone: meta["exchangeTimezoneName"]?.string)
+                     currency: prices.currency, exchange: meta.exchangeName.text,
+                     marketState: marketState(meta.currentTradingPeriod, at: now),
+                     exchangeTimeZone: meta.exchangeTimezoneName.text)
     }
 
     /// `PRE`, `REGULAR` or `POST` when `now` falls in that period of `currentTradingPeriod`,
     /// `CLOSED` otherwise; `nil` when the chart gives no periods.
-    static func marketState(_ periods: JSONValue?, at now: Timestamp) -> String? {
-        guard let periods, periods.object != nil else { return nil }
+    static func marketState(_ periods: Lenient<YahooWire.TradingPeriods>?, at now: Timestamp) -> String? {
+        guard let periods = periods?.value else { return nil }
         let seconds = now.seconds
-        for (key, state) in [("regular", "REGULAR"), ("pre", "PRE"), ("post", "POST")] {
-            if let start = periods[key]?["start"]?.integer, let end = periods[key]?["end"]?.integer,
+        for (period, state) in [(periods.regular, "REGULAR"), (periods.pre, "PRE"), (periods.post, "POST")] {
+            if let period = period?.value, let start = period.start.integer, let end = period.end.integer,
                start <= seconds, seconds < end {
                 return state
             }

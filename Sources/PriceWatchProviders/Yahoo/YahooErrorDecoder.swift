@@ -5,9 +5,9 @@ import PriceWatchCore
 public enum YahooErrorDecoder {
     /// The error `description` of a Yahoo error body, or `nil` when the body has none.
     public static func description(_ response: HTTPResponse) -> String? {
-        guard !ProviderAnswer.looksLikeHTML(response), let document = JSONValue.parse(response.body) else { return nil }
-        for envelope in ["finance", "chart", "quoteSummary", "quoteResponse"] {
-            if let error = document[envelope]?["error"], let text = error["description"]?.string ?? error["code"]?.string {
+        guard let document = ProviderAnswer.decodeIfPossible(YahooWire.ErrorAnswer.self, response) else { return nil }
+        for envelope in [document.finance, document.chart, document.quoteSummary, document.quoteResponse] {
+            if let error = envelope?.value?.error?.value, let text = error.description.text ?? error.code.text {
                 return text
             }
         }

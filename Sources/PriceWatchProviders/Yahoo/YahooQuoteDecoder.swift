@@ -4,7 +4,7 @@ import PriceWatchCore
 ///
 /// Pure: an HTTP response in, quotes or errors out. Rules (README "Providers", yahoo):
 /// - the price is `regularMarketPrice` at `regularMarketTime` (epoch seconds), rounded to the
-///   instrument's `priceHint` (8 digits when there is none); `regularMarketPreviousClose` is the
+///   instrument's `priceHint` (8 digits when there is none or it is outside 0...8); `regularMarketPreviousClose` is the
 ///   previous close;
 /// - minor-unit currencies are converted exactly: `GBp` to `GBP`, `ZAc` to `ZAR`, `ILA` to
 ///   `ILS` (the price divided by 100);
@@ -17,14 +17,15 @@ public enum YahooQuoteDecoder {
         guard response.status == 200 else {
             throw ProviderAnswer.failure(response, endpoint: endpoint, detail: YahooErrorDecoder.description(response))
         }
-        let document = try ProviderAnswer.json(response, endpoint: endpoint)
-        guard let results = document["quoteResponse"]?["result"]?.array else {
+        let document = try ProviderAnswer.decode(YahooWire.QuoteAnswer.self, response, endpoint: endpoint, expected: "an object")
+        guard let results = document.quoteResponse?.value?.result?.value else {
             let detail = YahooErrorDecoder.description(response) ?? "no quoteResponse.result"
             throw ProviderError(.malformedResponse, "\(endpoint): expected quoteResponse.result, found \(detail)")
         }
-        var byUpperSymbol: [String: JSONValue] = [:]
-        for entry in results {
-            if let symbol = entry["symbol"]?.string { byUpperSymbol[symbol.uppercased()] = entry }
+        var byUpperSymbol: [String: YahooWire.QuoteEntry] = [:]
+        byUpperSymbol.reserveCapacity(results.count)
+        for case let entry? in results.lazy.map(\.value) {
+            if let symbol = entry.symbol.text { byUpperSymbol[symbol.uppercased()] = entry }
         }
         var answers: [String: Result<Quote, ProviderError>] = [:]
         for symbol in requested {
@@ -38,33 +39,21 @@ public enum YahooQuoteDecoder {
     }
 
     /// One `result` entry as a quote for `symbol` (as the caller wrote it).
-    static func quote(_ entry: JSONValue, symbol: String) -> Result<Quote, ProviderError> {
-        let raw = YahooPrices(currency: entry["currency"]?.string, priceHint: entry["priceHint"]?.integer)
-        guard let price = raw.price(entry["regularMarketPrice"]?.number) else {
+    static func quote(_ entry: YahooWire.QuoteEntry, symbol: String) -> Result<Quote, ProviderError> {
+        let raw = YahooPrices(currency: entry.currency.text, priceHint: entry.priceHint.integer)
+        guard let price = raw.price(entry.regularMarketPrice.number) else {
             return .failure(ProviderError(.malformedResponse,
-                                          "\(endpoint): \(symbol): expected a positive regularMarketPrice, found \(describe(entry["regularMarketPrice"]))"))
+                                          "\(endpoint): \(symbol): expected a positive regularMarketPrice, found \(entry.regularMarketPrice.described())"))
         }
-        guard let seconds = entry["regularMarketTime"]?.integer, seconds > 0 else {
+        guard let seconds = entry.regularMarketTime.integer, seconds > 0 else {
             return .failure(ProviderError(.malformedResponse,
-                                          "\(endpoint): \(symbol): expected regularMarketTime in epoch seconds, found \(describe(entry["regularMarketTime"]))"))
+                                          "\(endpoint): \(symbol): expected regularMarketTime in epoch seconds, found \(entry.regularMarketTime.described())"))
         }
         return .success(Quote(symbol: symbol, price: price, time: Timestamp(seconds: seconds),
-                              previousClose: raw.price(entry["regularMarketPreviousClose"]?.number),
-                              currency: raw.currency, exchange: entry["exchange"]?.string,
-                              marketState: entry["marketState"]?.string,
-                              exchangeTimeZone: entry["exchangeTimezoneName"]?.string))
-    }
-
-    static func describe(_ value: JSONValue?) -> String {
-        switch value {
-        case nil: "nothing"
-        case .null?: "null"
-        case .number(let number)?: "\(number)"
-        case .string(let text)?: "\"\(text)\""
-        case .bool(let flag)?: "\(flag)"
-        case .array?: "an array"
-        case .object?: "an object"
-        }
+                              previousClose: raw.price(entry.regularMarketPreviousClose.number),
+                              currency: raw.currency, exchange: entry.exchange.text,
+                              marketState: entry.marketState.text,
+                              exchangeTimeZone: entry.exchangeTimezoneName.text))
     }
 }
 
@@ -85,7 +74,8 @@ struct YahooPrices {
             self.currency = currency
             isMinorUnit = false
         }
-        let hint = Int(clamping: priceHint ?? Int64(ExactDecimal.scale))
+        // A hint outside 0...8 is nonsense, not an instruction to round to whole units.
+        let hint = priceHint.flatMap { (0...Int64(ExactDecimal.scale)).contains($0) ? Int($0) : nil } ?? ExactDecimal.scale
         // Minor units are divided by 100 afterwards: keep two digits for that, exactly.
         fractionDigits = min(max(hint, 0), ExactDecimal.scale - (isMinorUnit ? 2 : 0))
     }

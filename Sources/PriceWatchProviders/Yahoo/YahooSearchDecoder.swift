@@ -10,14 +10,14 @@ public enum YahooSearchDecoder {
         guard response.status == 200 else {
             throw ProviderAnswer.failure(response, endpoint: endpoint, detail: YahooErrorDecoder.description(response))
         }
-        let document = try ProviderAnswer.json(response, endpoint: endpoint)
-        guard let quotes = document["quotes"]?.array else {
+        let document = try ProviderAnswer.decode(YahooWire.SearchAnswer.self, response, endpoint: endpoint, expected: "an object")
+        guard let quotes = document.quotes?.value else {
             throw ProviderError(.malformedResponse, "\(endpoint): expected a quotes array")
         }
         return quotes.compactMap { entry in
-            guard let symbol = entry["symbol"]?.string else { return nil }
-            return SymbolMatch(symbol: symbol, name: entry["longname"]?.string ?? entry["shortname"]?.string,
-                               exchange: entry["exchange"]?.string, type: entry["quoteType"]?.string)
+            guard let entry = entry.value, let symbol = entry.symbol.text else { return nil }
+            return SymbolMatch(symbol: symbol, name: entry.longname.text ?? entry.shortname.text,
+                               exchange: entry.exchange.text, type: entry.quoteType.text)
         }
     }
 }

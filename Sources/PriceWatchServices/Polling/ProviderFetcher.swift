@@ -110,6 +110,10 @@ public final class ProviderFetcher<C: Clock<Duration>>: Sendable {
             outcome.servedBy = await fetchFromFallbacks(outcome.unserved, into: &outcome.answers)
         }
         logFailover(failure: outcome.failure, unserved: outcome.unserved.count, servedByFallback: outcome.servedBy.count)
+        // Provider text is data: a field that is not (a currency with a line break) is dropped here.
+        for problem in ProviderText.validate(&outcome.answers) {
+            logger.warning("\(problem)", metadata: ["symbol": "\(problem.symbol)"])
+        }
         logSymbolFailures(outcome.answers)
         return outcome
     }
