@@ -11,10 +11,12 @@ struct Check: ParsableCommand {
         discussion: "Every error of every file is printed to standard error as PATH:LINE:COLUMN: error: MESSAGE.")
 
     @OptionGroup var config: ConfigOption
+    @OptionGroup var credentials: CredentialsDirectoryOption
 
     func run() throws {
-        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: config.path,
-                                                                    environment: ProcessInfo.processInfo.environment)
+        let (serviceCredentials, environment) = credentials.resolve()
+        defer { serviceCredentials.cleanUp() }
+        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: config.path, environment: environment)
         var all = diagnostics
         if let configuration, !diagnostics.containsErrors {
             // Building the adapters checks what only they know (a replay file's rows).

@@ -18,13 +18,16 @@ struct NotifyTest: AsyncParsableCommand {
             """)
 
     @OptionGroup var config: ConfigOption
+    @OptionGroup var credentials: CredentialsDirectoryOption
 
-    @Argument(help: ArgumentHelp("The sink's name: NAME of its [sinks.NAME] table.", valueName: "sink"))
+    @Argument(help: ArgumentHelp("The sink's name: NAME of its [sinks.NAME] table.", valueName: "sink"),
+              completion: .custom { words, _, _ in SinkNameCompletion.names(words: words) })
     var sink: String
 
     func run() async throws {
-        let (loaded, diagnostics) = ConfigurationLoader.load(mainFile: config.path,
-                                                             environment: ProcessInfo.processInfo.environment)
+        let (serviceCredentials, environment) = credentials.resolve()
+        defer { serviceCredentials.cleanUp() }
+        let (loaded, diagnostics) = ConfigurationLoader.load(mainFile: config.path, environment: environment)
         var errors = StandardOutput.error()
         guard let configuration = loaded, !diagnostics.containsErrors else {
             StandardOutput.report(diagnostics)
