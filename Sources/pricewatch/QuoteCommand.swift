@@ -33,7 +33,7 @@ struct QuoteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let selection = try QuoteProviderSelection.load(configPath: config.path, requested: provider)
+        let selection = try QuoteProviderSelection.load(config: config, requested: provider)
         var unique: [String] = []
         for symbol in symbols where !unique.contains(symbol) { unique.append(symbol) }
         let batchSize = max(1, selection.provider.maximumBatchSize)

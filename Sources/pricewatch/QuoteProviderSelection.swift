@@ -7,14 +7,20 @@ import PriceWatchEngine
 
 /// The provider `quote` and `search` ask: `--provider NAME`, else the main file's `provider`,
 /// else the only provider. Prints the configuration's errors (not its warnings: they are about
-/// rules, not about this lookup) and exits 1 when there is no usable provider.
+/// rules, not about this lookup) and exits 1 when there is no usable provider. Without any
+/// configuration file (none named and none at the default path) it uses the keyless
+/// `BuiltInProviders`.
 struct QuoteProviderSelection {
     let name: String
     let type: String
     let provider: any QuoteProvider
 
-    static func load(configPath: String, requested: String?) throws -> QuoteProviderSelection {
-        let (loaded, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: ProcessInfo.processInfo.environment)
+    static func load(config: ConfigOption, requested: String?) throws -> QuoteProviderSelection {
+        let configPath = config.path
+        let environment = ProcessInfo.processInfo.environment
+        let (loaded, diagnostics) = config.isDefault && !FileManager.default.fileExists(atPath: configPath)
+            ? (BuiltInProviders.configuration(environment: environment), [])
+            : ConfigurationLoader.load(mainFile: configPath, environment: environment)
         let errors = diagnostics.filter { $0.severity == .error }
         guard let configuration = loaded, errors.isEmpty else {
             StandardOutput.report(errors)
@@ -22,10 +28,10 @@ struct QuoteProviderSelection {
         }
         let names = configuration.providers.map(\.name)
         guard let name = requested ?? configuration.defaultProvider else {
-            throw failure("\(configPath): error: several providers and no default: name one with --provider (providers: \(names.joined(separator: ", ")))")
+            throw failure("\(configuration.mainFile): error: several providers and no default: name one with --provider (providers: \(names.joined(separator: ", ")))")
         }
         guard let settings = configuration.provider(named: name) else {
-            throw failure("\(configPath): error: no provider '\(name)' (providers: \(names.joined(separator: ", ")))")
+            throw failure("\(configuration.mainFile): error: no provider '\(name)' (providers: \(names.joined(separator: ", ")))")
         }
         var only = configuration
         only.providers = [settings]
