@@ -291,7 +291,7 @@ public final class SQLiteAlertStore: AlertStore {
         }
     }
 
-    private func read<T: Sendable>(_ operation: String, _ body: @Sendable (Database) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ operation: String, _ body: @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await writer.read(body)
         } catch {

@@ -4,8 +4,9 @@ import PriceWatchConfig
 import PriceWatchCore
 import PriceWatchStore
 
-/// `pricewatch alerts [--since DURATION] [--format text|json]`: the alert log with the state
-/// of each delivery, read from the state database while the daemon may be running.
+/// `pricewatch alerts [--since DURATION] [--rule ID] [--symbol SYMBOL] [--status STATUS]
+/// [--format text|json|csv]`: the alert log with the state of each delivery, read from the
+/// state database while the daemon may be running.
 struct Alerts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the alert log with each delivery's state.",
@@ -14,7 +15,9 @@ struct Alerts: AsyncParsableCommand {
             file and no secret is read), opened read-only, so it works while the daemon runs. \
             Each alert shows each delivery: delivered (when), pending (next attempt, attempts, \
             last error) or dead (the last error). Alerts are in firing order; --since filters by \
-            quote time.
+            quote time, --rule and --symbol by the alert's, --status keeps alerts with a delivery \
+            in that state and lists only those deliveries. When nothing matches, the text form \
+            says so ('no alerts since TIME').
             """)
 
     @OptionGroup var config: ConfigOption
@@ -23,8 +26,17 @@ struct Alerts: AsyncParsableCommand {
                                valueName: "duration"))
     var since: String?
 
-    @Option(help: "Output format: text, or json for JSON Lines (one object per alert with a deliveries array).")
-    var format: OutputFormat = .text
+    @Option(help: ArgumentHelp("Only alerts of this rule id.", valueName: "id"))
+    var rule: String?
+
+    @Option(help: ArgumentHelp("Only alerts of this symbol.", valueName: "symbol"))
+    var symbol: String?
+
+    @Option(help: "Only alerts with a delivery in this state (pending, delivered, dead), and only those deliveries.")
+    var status: Delivery.Status?
+
+    @Option(help: "Output format: text, json for JSON Lines (one object per alert with a deliveries array), or csv (one row per delivery, with a header).")
+    var format: AlertsFormat = .text
 
     func validate() throws {
         if let since {
@@ -41,10 +53,11 @@ struct Alerts: AsyncParsableCommand {
         StandardOutput.report(diagnostics)
         guard let location else { throw ExitCode(1) }
         let records: [AlertRecord]
+        var cutoff: Timestamp?
         do {
             let store = try SQLiteAlertStore.openReadOnly(path: location.statePath)
-            let cutoff = try since.map { Self.now().subtracting(try RuleDuration(parsing: $0)) }
-            records = try await store.alerts(since: cutoff)
+            cutoff = try since.map { Self.now().subtracting(try RuleDuration(parsing: $0)) }
+            records = try await store.alerts(matching: AlertQuery(since: cutoff, rule: rule, symbol: symbol, status: status))
             try store.close()
         } catch {
             var errors = StandardOutput.error()
@@ -53,6 +66,10 @@ struct Alerts: AsyncParsableCommand {
             throw ExitCode(1)
         }
         var output = StandardOutput.output()
+        if format == .csv { output.line(AlertLogCSV.header) }
+        if records.isEmpty && format == .text {
+            output.line(AlertsFormat.nothingMatched(since: cutoff, rule: rule, symbol: symbol, status: status))
+        }
         for record in records {
             switch format {
             case .text:
@@ -62,6 +79,8 @@ struct Alerts: AsyncParsableCommand {
                 }
             case .json:
                 output.line(Self.jsonLine(record, identities: location.sinkIdentities))
+            case .csv:
+                for row in AlertLogCSV.rows(record, identities: location.sinkIdentities) { output.line(row) }
             }
         }
         output.flush()
