@@ -4,6 +4,8 @@
 #   make install PREFIX=/usr      binary in /usr/bin (the unit's ExecStart follows)
 #   make install DESTDIR=/tmp/x   stage into a directory (packaging, tests)
 #   make uninstall                remove the binary and the unit; keep configuration and state
+#   make deb                      the Debian package pricewatch_VERSION_ARCH.deb (docs/packaging.md)
+#   make lint-deb                 lintian on it
 #
 # An existing configuration is never changed: with /etc/pricewatch/pricewatch.toml present, the
 # example files are skipped (and listed). BINARY=path installs an already built binary instead
@@ -14,7 +16,9 @@ DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
 SYSCONFDIR ?= /etc
 CONFDIR ?= $(SYSCONFDIR)/pricewatch
-UNITDIR ?= $(SYSCONFDIR)/systemd/system
+# The distribution's unit directory for a /usr install (where a package would put it), the
+# administrator's otherwise.
+UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(SYSCONFDIR)/systemd/system)
 SWIFT ?= swift
 # The toolchain where scripts/setup expects it, also under sudo (whose PATH lacks it).
 export PATH := $(PATH):/opt/swift/usr/bin
@@ -24,7 +28,7 @@ INSTALL ?= install
 UNIT_BINARY := /usr/local/bin/pricewatch
 CREDENTIALS := smtp-password webhook-secret
 
-.PHONY: all build install install-binary install-unit install-config uninstall
+.PHONY: all build install install-binary install-unit install-config uninstall deb lint-deb
 
 all: build
 
@@ -87,3 +91,12 @@ uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/pricewatch" "$(DESTDIR)$(UNITDIR)/pricewatch.service"
 	@echo "removed $(BINDIR)/pricewatch and $(UNITDIR)/pricewatch.service"
 	@echo "kept the configuration in $(CONFDIR) and the state in /var/lib/pricewatch; remove them by hand if you want them gone"
+
+# The Debian package, from the release build with the Swift runtime linked statically
+# (BINARY=path packages an already built one; DEB_VERSION=V overrides the version).
+deb:
+	scripts/setup-deb
+	scripts/build-deb
+
+lint-deb: deb
+	lintian --fail-on error --suppress-tags-from-file packaging/debian/lintian-suppressed pricewatch_*_$$(dpkg --print-architecture).deb

@@ -55,7 +55,7 @@ public struct JournalLogHandler: LogHandler {
             let notice = Array("\(identifier): cannot write to the journal (\(reason)); logging to standard error instead\n".utf8)
             _ = notice.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
-        var fallback = StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
+        var fallback = StandardErrorLogHandler(label: label, metadataProvider: metadataProvider)
         fallback.logLevel = logLevel
         fallback.metadata = metadata
         fallback.log(event: event)

@@ -8,7 +8,7 @@ public enum LogTarget: String, CaseIterable, Sendable {
     /// The journal, with structured fields (``JournalLogHandler``); standard error when it
     /// cannot be reached.
     case journal
-    /// Plain lines on standard error (swift-log's `StreamLogHandler`).
+    /// Plain lines on standard error, RFC 3339 UTC timestamps (``StandardErrorLogHandler``).
     case stderr
 
     /// Whether this target logs to the journal in `environment` (this process's).
@@ -30,7 +30,7 @@ public enum LogTarget: String, CaseIterable, Sendable {
             }
         }
         return { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = StandardErrorLogHandler(label: label)
             handler.logLevel = level
             return handler
         }

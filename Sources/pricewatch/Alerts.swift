@@ -3,8 +3,9 @@ import Foundation
 import PriceWatchApp
 import PriceWatchCore
 
-/// `pricewatch alerts [--since DURATION] [--format text|json]`: the alert log with the state
-/// of each delivery, read from the state database while the daemon may be running.
+/// `pricewatch alerts [--since DURATION] [--rule ID] [--symbol SYMBOL] [--status STATUS]
+/// [--format text|json|csv]`: the alert log with the state of each delivery, read from the
+/// state database while the daemon may be running.
 struct Alerts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the alert log with each delivery's state.",
@@ -13,7 +14,9 @@ struct Alerts: AsyncParsableCommand {
             file and no secret is read), opened read-only, so it works while the daemon runs. \
             Each alert shows each delivery: delivered (when), pending (next attempt, attempts, \
             last error) or dead (the last error). Alerts are in firing order; --since filters by \
-            quote time.
+            quote time, --rule and --symbol by the alert's, --status keeps alerts with a delivery \
+            in that state and lists only those deliveries. When nothing matches, the text form \
+            says so ('no alerts since TIME').
             """)
 
     @OptionGroup var config: ConfigOption
@@ -22,12 +25,17 @@ struct Alerts: AsyncParsableCommand {
                                valueName: "duration"))
     var since: String?
 
-    @Option(help: ArgumentHelp("Only alerts with a delivery in this state (pending, delivered, dead), each with those deliveries only.",
-                               valueName: "status"))
+    @Option(help: ArgumentHelp("Only alerts of this rule id.", valueName: "id"))
+    var rule: String?
+
+    @Option(help: ArgumentHelp("Only alerts of this symbol.", valueName: "symbol"))
+    var symbol: String?
+
+    @Option(help: "Only alerts with a delivery in this state (pending, delivered, dead), and only those deliveries.")
     var status: Delivery.Status?
 
-    @Option(help: "Output format: text, or json for JSON Lines (one object per alert with a deliveries array).")
-    var format: OutputFormat = .text
+    @Option(help: "Output format: text, json for JSON Lines (one object per alert with a deliveries array), or csv (one row per delivery, with a header).")
+    var format: AlertsFormat = .text
 
     func validate() throws {
         if let since {
@@ -43,7 +51,9 @@ struct Alerts: AsyncParsableCommand {
         // validate() has parsed --since already.
         let cutoff = since.flatMap { try? RuleDuration(parsing: $0) }.map { Self.now().subtracting($0) }
         let log: ReadAlertLog.Log
-        switch await ReadAlertLog.read(configPath: config.path, since: cutoff, report: StandardOutput.report) {
+        switch await ReadAlertLog.read(configPath: config.path,
+                                       query: AlertQuery(since: cutoff, rule: rule, symbol: symbol, status: status),
+                                       report: StandardOutput.report) {
         case .configurationFailed:
             throw ExitCode(1)
         case .failed(let error):
@@ -55,12 +65,11 @@ struct Alerts: AsyncParsableCommand {
             log = read
         }
         var output = StandardOutput.output()
-        let records = status.map { status in
-            log.records.compactMap { record -> AlertRecord? in
-                let matching = record.deliveries.filter { $0.status == status }
-                return matching.isEmpty ? nil : AlertRecord(alert: record.alert, deliveries: matching)
-            }
-        } ?? log.records
+        let records = log.records
+        if format == .csv { output.line(AlertLogCSV.header) }
+        if records.isEmpty && format == .text {
+            output.line(AlertsFormat.nothingMatched(since: cutoff, rule: rule, symbol: symbol, status: status))
+        }
         for record in records {
             switch format {
             case .text:
@@ -70,6 +79,8 @@ struct Alerts: AsyncParsableCommand {
                 }
             case .json:
                 output.line(Self.jsonLine(record, identities: log.sinkIdentities))
+            case .csv:
+                for row in AlertLogCSV.rows(record, identities: log.sinkIdentities) { output.line(row) }
             }
         }
         output.flush()
@@ -118,4 +129,3 @@ struct Alerts: AsyncParsableCommand {
     }
 }
 
-extension Delivery.Status: ExpressibleByArgument {}

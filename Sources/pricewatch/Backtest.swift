@@ -8,10 +8,11 @@ struct Backtest: ParsableCommand {
         abstract: "Run rules over historical prices and print the alerts that would have fired.",
         discussion: "Needs no main file: a rule's provider and notify are not checked. Uses the daemon's own engine.")
 
-    @Option(help: ArgumentHelp("A rule file or a directory of rule files.", valueName: "path"))
+    @Option(help: ArgumentHelp("A rule file or a directory of rule files.", valueName: "path"), completion: .file(extensions: ["toml"]))
     var rules: String
 
-    @Option(help: ArgumentHelp("Prices in the backtest CSV format (symbol,time,price[,previous_close][,currency]).", valueName: "csv"))
+    @Option(help: ArgumentHelp("Prices in the backtest CSV format (symbol,time,price[,previous_close][,currency]).", valueName: "csv"),
+            completion: .file(extensions: ["csv"]))
     var data: String
 
     @Option(help: "Output format: text, or json for JSON Lines.")

@@ -10,12 +10,15 @@ struct Check: ParsableCommand {
         discussion: "Every error of every file is printed to standard error as PATH:LINE:COLUMN: error: MESSAGE.")
 
     @OptionGroup var config: ConfigOption
+    @OptionGroup var credentials: CredentialsDirectoryOption
 
     @Flag(help: "Also check the state database: that it is not damaged or emptied and this version can use it (read-only).")
     var state = false
 
     func run() throws {
-        let (configuration, all) = CheckConfiguration.run(configPath: config.path, environment: ProcessInfo.processInfo.environment)
+        let (serviceCredentials, environment) = credentials.resolve()
+        defer { serviceCredentials.cleanUp() }
+        let (configuration, all) = CheckConfiguration.run(configPath: config.path, environment: environment)
         StandardOutput.report(all)
         let stateUsable = !state || StateCheck.report(mainFile: config.path)
         guard let configuration else { throw ExitCode(1) }

@@ -17,13 +17,17 @@ struct NotifyTest: AsyncParsableCommand {
             """)
 
     @OptionGroup var config: ConfigOption
+    @OptionGroup var credentials: CredentialsDirectoryOption
 
-    @Argument(help: ArgumentHelp("The sink's name: NAME of its [sinks.NAME] table.", valueName: "sink"))
+    @Argument(help: ArgumentHelp("The sink's name: NAME of its [sinks.NAME] table.", valueName: "sink"),
+              completion: .custom { words, _, _ in SinkNameCompletion.names(words: words) })
     var sink: String
 
     func run() async throws {
+        let (serviceCredentials, environment) = credentials.resolve()
+        defer { serviceCredentials.cleanUp() }
         var errors = StandardOutput.error()
-        switch await SendTestNotification.send(configPath: config.path, environment: ProcessInfo.processInfo.environment,
+        switch await SendTestNotification.send(configPath: config.path, environment: environment,
                                                sink: sink, now: Self.now(), report: StandardOutput.report) {
         case .configurationFailed:
             throw ExitCode(1)

@@ -34,7 +34,7 @@ struct QuoteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let selection = try QuoteProviderSelection.load(configPath: config.path, requested: provider)
+        let selection = try QuoteProviderSelection.load(config: config, requested: provider)
         var errors = StandardOutput.error()
         let answers = await LookUpQuotes.fetch(symbols, from: selection) { errors.line($0) }
         var quotes: [Quote] = []

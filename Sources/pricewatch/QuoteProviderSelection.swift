@@ -3,11 +3,13 @@ import Foundation
 import PriceWatchApp
 
 /// The provider `quote` and `search` ask (``SelectProvider``): prints the configuration's
-/// errors, or why there is no usable provider, and exits 1 when there is none.
+/// errors, or why there is no usable provider, and exits 1 when there is none. Without any
+/// configuration file (none named and none at the default path) it uses the keyless built-in
+/// providers.
 enum QuoteProviderSelection {
-    static func load(configPath: String, requested: String?) throws -> SelectProvider.Selection {
-        switch SelectProvider.select(configPath: configPath, environment: ProcessInfo.processInfo.environment,
-                                     requested: requested, report: StandardOutput.report) {
+    static func load(config: ConfigOption, requested: String?) throws -> SelectProvider.Selection {
+        switch SelectProvider.select(configPath: config.path, environment: ProcessInfo.processInfo.environment,
+                                     requested: requested, builtInWhenAbsent: config.isDefault, report: StandardOutput.report) {
         case .configurationFailed:
             throw ExitCode.failure
         case .failed(let line):

@@ -29,7 +29,7 @@ struct SearchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let selection = try QuoteProviderSelection.load(configPath: config.path, requested: provider)
+        let selection = try QuoteProviderSelection.load(config: config, requested: provider)
         var errors = StandardOutput.error()
         guard let searching = selection.provider as? any SymbolSearching else {
             errors.line("\(config.path): error: provider '\(selection.name)' (type \(selection.type)) cannot search symbols")

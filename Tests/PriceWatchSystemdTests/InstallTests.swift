@@ -61,4 +61,15 @@ import Testing
         #expect(try String(contentsOfFile: config, encoding: .utf8) == "# edited\n")
         #expect(removed.output.contains("kept the configuration in /etc/pricewatch"))
     }
+
+    /// PREFIX=/usr is a distribution-style install: the unit goes where a package puts it.
+    @Test func prefixUsrPutsTheUnitInLibSystemdSystem() async throws {
+        let stage = try TemporaryDirectory()
+        let arguments = ["DESTDIR=\(stage.path)", "PREFIX=/usr", "BINARY=\(CommandRunner.executable)"]
+        let result = try await Self.make(["install-binary", "install-unit"] + arguments)
+        #expect(result.status == 0, "\(result.error)")
+        let unit = try String(contentsOfFile: stage.file("lib/systemd/system/pricewatch.service"), encoding: .utf8)
+        #expect(unit.contains("\nExecStart=/usr/bin/pricewatch run --config /etc/pricewatch/pricewatch.toml\n"))
+        #expect(!FileManager.default.fileExists(atPath: stage.file("etc/systemd/system/pricewatch.service")))
+    }
 }

@@ -21,15 +21,15 @@ public enum ReadAlertLog {
         case read(Log)
     }
 
-    /// Reads the alerts whose quote time is at or after `since` (nil: all). `report` gets the
-    /// main file's diagnostics first.
-    public static func read(configPath: String, since: Timestamp?, report: ([Diagnostic]) -> Void) async -> Outcome {
+    /// Reads the alerts `query` selects (quote time, rule, symbol, delivery state; filtered by
+    /// the database). `report` gets the main file's diagnostics first.
+    public static func read(configPath: String, query: AlertQuery, report: ([Diagnostic]) -> Void) async -> Outcome {
         let (location, diagnostics) = ConfigurationLoader.stateLocation(mainFile: configPath)
         report(diagnostics)
         guard let location else { return .configurationFailed }
         do {
             let store = try SQLiteAlertStore.openReadOnly(path: location.statePath)
-            let records = try await store.alerts(since: since)
+            let records = try await store.alerts(matching: query)
             try store.close()
             return .read(Log(records: records, sinkIdentities: location.sinkIdentities))
         } catch {

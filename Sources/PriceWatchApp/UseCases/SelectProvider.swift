@@ -1,3 +1,4 @@
+import Foundation
 import PriceWatchConfig
 import PriceWatchCore
 import PriceWatchCurl
@@ -21,9 +22,13 @@ public enum SelectProvider {
         case selected(Selection)
     }
 
+    /// Selects the provider; with `builtInWhenAbsent` (no file named by the operator) and no
+    /// file at `configPath`, from the keyless ``BuiltInProviders`` instead.
     public static func select(configPath: String, environment: [String: String], requested: String?,
-                              report: ([Diagnostic]) -> Void) -> Outcome {
-        let (loaded, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
+                              builtInWhenAbsent: Bool = false, report: ([Diagnostic]) -> Void) -> Outcome {
+        let (loaded, diagnostics) = builtInWhenAbsent && !FileManager.default.fileExists(atPath: configPath)
+            ? (BuiltInProviders.configuration(environment: environment), [])
+            : ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
         if let loaded { SecretRedaction.commandOutput.update(for: loaded) }
         let errors = diagnostics.filter { $0.severity == .error }
         guard let configuration = loaded, errors.isEmpty else {
@@ -32,10 +37,10 @@ public enum SelectProvider {
         }
         let names = configuration.providers.map(\.name)
         guard let name = requested ?? configuration.defaultProvider else {
-            return .failed("\(configPath): error: several providers and no default: name one with --provider (providers: \(names.joined(separator: ", ")))")
+            return .failed("\(configuration.mainFile): error: several providers and no default: name one with --provider (providers: \(names.joined(separator: ", ")))")
         }
         guard let settings = configuration.provider(named: name) else {
-            return .failed("\(configPath): error: no provider '\(name)' (providers: \(names.joined(separator: ", ")))")
+            return .failed("\(configuration.mainFile): error: no provider '\(name)' (providers: \(names.joined(separator: ", ")))")
         }
         var only = configuration
         only.providers = [settings]

@@ -1,0 +1,25 @@
+import ArgumentParser
+import Foundation
+import PriceWatchConfig
+
+/// `--credentials-directory DIR`, for the commands that resolve secrets outside the service
+/// (`check`, `notify-test`): see ``ServiceCredentials`` for where credentials come from
+/// without it.
+struct CredentialsDirectoryOption: ParsableArguments {
+    @Option(name: .long,
+            help: ArgumentHelp("""
+                Read { credential = "NAME" } secrets from DIR/NAME. Default: $CREDENTIALS_DIRECTORY; \
+                else, run by root, the files of the installed unit's LoadCredential= lines \
+                (/etc/pricewatch/credentials for the shipped unit).
+                """, valueName: "dir"),
+            completion: .directory)
+    var credentialsDirectory: String?
+
+    /// The credentials to use, and this process's environment with `CREDENTIALS_DIRECTORY` set.
+    func resolve() -> (credentials: ServiceCredentials, environment: [String: String]) {
+        let environment = ProcessInfo.processInfo.environment
+        let credentials = ServiceCredentials.resolve(explicitDirectory: credentialsDirectory, environment: environment,
+                                                     isRoot: geteuid() == 0)
+        return (credentials, credentials.environmentFor(environment))
+    }
+}
