@@ -94,8 +94,10 @@ let package = Package(
             dependencies: [
                 // The outbox mode drives the daemon's own delivery path to a loopback receiver; the
                 // poll-cycle mode, the real poller, provider and libcurl transport.
-                "PriceWatchCore", "PriceWatchCurl", "PriceWatchEngine", "PriceWatchProviders", "PriceWatchStore",
+                // The startup mode spawns `pricewatch run`; the backtest reference reads rules itself.
+                "PriceWatchCore", "PriceWatchConfig", "PriceWatchCurl", "PriceWatchEngine", "PriceWatchProviders", "PriceWatchStore",
                 "PriceWatchTestKit", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Benchmarks/pricewatch-bench"
         ),

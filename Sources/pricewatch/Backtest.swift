@@ -20,19 +20,32 @@ struct Backtest: ParsableCommand {
 
     func run() throws {
         let (rules, ruleDiagnostics) = ConfigurationLoader.loadRules(at: self.rules)
-        let (series, dataDiagnostics) = PriceSeriesFile.read(path: data)
-        StandardOutput.report(ruleDiagnostics + dataDiagnostics)
-        guard let rules, let series, !(ruleDiagnostics + dataDiagnostics).containsErrors else {
+        let validRules = ruleDiagnostics.containsErrors ? nil : rules
+        // Rows stream from the file through the engine; alerts wait in the spool until the file
+        // has been read whole (valid and in time order, or sorted).
+        var spool = SpooledOutput()
+        var backtest = validRules.map { BacktestRun(rules: $0) }
+        let format = format
+        let outcome = PriceSeriesStream.forEachRowInTimeOrder(
+            path: data,
+            restart: {
+                spool.discard()
+                backtest = validRules.map { BacktestRun(rules: $0) }
+            },
+            row: { row, symbols, currencies in
+                backtest?.process(row, symbols: symbols, currencies: currencies) { alert in
+                    switch format {
+                    case .text: spool.line(AlertRendering.textLine(alert))
+                    case .json: spool.line(AlertRendering.jsonLine(alert))
+                    }
+                }
+            })
+        let diagnostics = ruleDiagnostics + outcome.diagnostics
+        StandardOutput.report(diagnostics)
+        guard let rules, let summary = backtest?.summary, !diagnostics.containsErrors else {
             throw ExitCode(1)
         }
-        var output = StandardOutput.output()
-        let summary = Backtester.run(rules: rules, series: series) { alert in
-            switch format {
-            case .text: output.line(AlertRendering.textLine(alert))
-            case .json: output.line(AlertRendering.jsonLine(alert))
-            }
-        }
-        output.flush()
+        spool.writeToStandardOutput()
         var errorStream = StandardOutput.error()
         errorStream.line("backtest: \(summary.rows) rows, \(rules.count) rules, \(summary.evaluations) evaluations, \(summary.alerts) alerts")
         errorStream.flush()
