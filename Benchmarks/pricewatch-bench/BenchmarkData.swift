@@ -99,6 +99,7 @@ struct BenchmarkData {
     /// their relative order), so its backtest must give exactly the same alerts.
     static func generate(directory: String, rows: Int, symbols: Int, rulesPerSymbol: Int, symbolMajor: Bool = false,
                          stepSeconds: Int = 60) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let start = 1_727_875_800 // 2024-10-02T13:30:00Z
         var csv = "symbol,time,price,previous_close,currency\n"
         csv.reserveCapacity(1 << 21)

@@ -12,8 +12,7 @@ enum StartupBenchmark {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     static func run(executable: String, directory: String, ruleCounts: [Int]) throws {
-        print(String(format: "%-8@ %-10@ %12@ %12@ %12@ %14@", "rules" as NSString, "symbols" as NSString,
-                     "start (ms)" as NSString, "reload (ms)" as NSString, "RSS (MB)" as NSString, "ms / 1k rules" as NSString))
+        print("rules    symbols      start (ms)  reload (ms)     RSS (MB)  start ms per 1k rules")
         for count in ruleCounts {
             let symbols = max(count / 10, 1)
             let configDirectory = "\(directory)/startup-\(count)"
@@ -23,7 +22,7 @@ enum StartupBenchmark {
             try FileManager.default.moveItem(atPath: configDirectory + "/rules.toml", toPath: configDirectory + "/rules.d/rules.toml")
             try Data(BenchmarkData.replayMainFile(interval: "60s").utf8).write(to: URL(fileURLWithPath: configDirectory + "/pricewatch.toml"))
             let result = try measure(executable: executable, directory: configDirectory, rules: symbols * 10, symbols: symbols)
-            print(String(format: "%-8d %-10d %12.0f %12.0f %12.1f %14.2f", symbols * 10, symbols, result.start * 1000,
+            print(String(format: "%-8d %-10d %12.0f %12.0f %12.1f %22.2f", symbols * 10, symbols, result.start * 1000,
                          result.reload * 1000, Double(result.residentKB) / 1024, result.start * 1000 / (Double(symbols * 10) / 1000)))
         }
     }
