@@ -99,8 +99,10 @@ let package = Package(
             dependencies: [
                 // The outbox mode drives the daemon's own delivery path to a loopback receiver; the
                 // poll-cycle mode, the real poller, provider and libcurl transport.
-                "PriceWatchCore", "PriceWatchCurl", "PriceWatchServices", "PriceWatchApp", "PriceWatchProviders", "PriceWatchStore",
-                "PriceWatchTestKit", "PriceWatchConfig", .product(name: "Logging", package: "swift-log"),
+                // The startup mode spawns `pricewatch run`; the backtest reference reads rules itself.
+                "PriceWatchCore", "PriceWatchConfig", "PriceWatchCurl", "PriceWatchServices", "PriceWatchApp", "PriceWatchProviders",
+                "PriceWatchStore", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Benchmarks/pricewatch-bench"
         ),

@@ -7,6 +7,15 @@ import Foundation
 /// `pricewatch-bench daemon-config DIR SYMBOLS`: a daemon configuration watching SYMBOLS
 /// symbols through a replay provider, for the idle-memory measurement.
 ///
+/// `pricewatch-bench startup PRICEWATCH DIR RULES...`: start to READY and reload to READY of
+/// the daemon with each number of rules (``StartupBenchmark``).
+///
+/// `pricewatch-bench daemon-over-time DIR [SYMBOLS] [SIMULATED_SECONDS]`: the daemon's services
+/// over an hour of simulated time at full speed (``DaemonOverTimeBenchmark``).
+///
+/// `pricewatch-bench backtest-reference RULES CSV`: the in-memory reference backtest (the whole
+/// series read, then sorted), JSON Lines like `pricewatch backtest --format json`, to compare.
+///
 /// `pricewatch-bench poll-cycle [SYMBOLS[,SYMBOLS…]] [CYCLES] [YAHOO_SYMBOLS]`: poll cycles of
 /// SYMBOLS symbols, for each size of the list (default 10,000 and 50,000; YAHOO_SYMBOLS of
 /// them, default half, on yahoo, the rest on binance) over libcurl against loopback servers
@@ -18,6 +27,33 @@ import Foundation
 struct BenchmarkData {
     static func main() async throws {
         let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == "startup", arguments.count >= 3 {
+            let rest = Array(arguments.dropFirst())
+            do {
+                try StartupBenchmark.run(executable: rest[0], directory: rest[1],
+                                         ruleCounts: rest.dropFirst(2).compactMap { Int($0) })
+            } catch {
+                FileHandle.standardError.write(Data("pricewatch-bench: \(error)\n".utf8))
+                exit(1)
+            }
+            return
+        }
+        if arguments.first == "daemon-over-time", arguments.count >= 2 {
+            let rest = Array(arguments.dropFirst())
+            let numbers = rest.dropFirst().compactMap { Int($0) }
+            do {
+                try await DaemonOverTimeBenchmark.run(directory: rest[0], symbols: max(numbers.first ?? 1000, 1),
+                                                      simulatedSeconds: max(numbers.dropFirst().first ?? 3600, 10))
+            } catch {
+                FileHandle.standardError.write(Data("pricewatch-bench: \(error)\n".utf8))
+                exit(1)
+            }
+            return
+        }
+        if arguments.first == "backtest-reference", arguments.count == 3 {
+            let rest = Array(arguments.dropFirst())
+            exit(BacktestReference.run(rules: rest[0], data: rest[1]))
+        }
         if arguments.first == "poll-cycle" {
             let rest = Array(arguments.dropFirst())
             let sizes = rest.first.map { $0.split(separator: ",").compactMap { Int($0) } } ?? PollCycleBenchmark.defaultSizes
@@ -33,7 +69,7 @@ struct BenchmarkData {
             return
         }
         guard let command = arguments.first, let directory = arguments.dropFirst().first else {
-            FileHandle.standardError.write(Data("usage: pricewatch-bench generate DIR [ROWS] [SYMBOLS] [RULES_PER_SYMBOL] | daemon-config DIR SYMBOLS | poll-cycle [SYMBOLS[,SYMBOLS...]] [CYCLES] [YAHOO_SYMBOLS] | config-load [RELOADS] | outbox DIR [LATENCY_ALERTS] [ALERTS]\n".utf8))
+            FileHandle.standardError.write(Data("usage: pricewatch-bench generate DIR [ROWS] [SYMBOLS] [RULES_PER_SYMBOL] [symbol-major] | startup PRICEWATCH DIR RULES... | backtest-reference RULES CSV | daemon-over-time DIR [SYMBOLS] [SIMULATED_SECONDS] | daemon-config DIR SYMBOLS | poll-cycle [SYMBOLS[,SYMBOLS...]] [CYCLES] [YAHOO_SYMBOLS] | config-load [RELOADS] | outbox DIR [LATENCY_ALERTS] [ALERTS]\n".utf8))
             exit(64)
         }
         let numbers = arguments.dropFirst(2).compactMap { Int($0) }
@@ -43,7 +79,8 @@ struct BenchmarkData {
             let rows = numbers.first ?? 1_000_000
             let symbols = numbers.dropFirst().first ?? 100
             let rulesPerSymbol = numbers.dropFirst(2).first ?? 10
-            try generate(directory: directory, rows: rows, symbols: symbols, rulesPerSymbol: rulesPerSymbol)
+            try generate(directory: directory, rows: rows, symbols: symbols, rulesPerSymbol: rulesPerSymbol,
+                         symbolMajor: arguments.contains("symbol-major"))
         case "daemon-config":
             try daemonConfig(directory: directory, symbols: numbers.first ?? 100)
         case "outbox":
@@ -69,25 +106,37 @@ struct BenchmarkData {
         mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
     }
 
-    static func generate(directory: String, rows: Int, symbols: Int, rulesPerSymbol: Int) throws {
-        var random = SplitMix64(state: 42)
-        var prices = (0..<symbols).map { _ in 50 + random.unit() * 200 }
+    /// `symbolMajor`: the same rows grouped by symbol (all of the first symbol's rows, then the
+    /// next symbol's...), a file out of time order with the same series (rows of equal time keep
+    /// their relative order), so its backtest must give exactly the same alerts.
+    static func generate(directory: String, rows: Int, symbols: Int, rulesPerSymbol: Int, symbolMajor: Bool = false,
+                         stepSeconds: Int = 60) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let start = 1_727_875_800 // 2024-10-02T13:30:00Z
         var csv = "symbol,time,price,previous_close,currency\n"
-        csv.reserveCapacity(rows * 48)
+        csv.reserveCapacity(1 << 21)
         let handle = try create(directory + "/data.csv")
-        for row in 0..<rows {
-            let symbol = row % symbols
-            let minute = row / symbols
+        // Each symbol's walk has a generator of its own, so both orders produce the same rows.
+        var randoms = (0..<symbols).map { SplitMix64(state: 42 &+ UInt64($0) &* 0x9E37_79B9) }
+        var prices = randoms.indices.map { 50 + randoms[$0].unit() * 200 }
+        let minutes = (rows + symbols - 1) / symbols
+        func emit(symbol: Int, minute: Int) {
             let previousClose = prices[symbol]
-            prices[symbol] *= 1 + (random.unit() - 0.5) * 0.004
+            prices[symbol] *= 1 + (randoms[symbol].unit() - 0.5) * 0.004
             let price = (prices[symbol] * 100).rounded() / 100
             let close = (previousClose * 100).rounded() / 100
-            csv += "\(symbolName(symbol)),\(start + minute * 60),\(String(format: "%.2f", price)),\(String(format: "%.2f", close)),USD\n"
+            csv += "\(symbolName(symbol)),\(start + minute * stepSeconds),\(cents(price)),\(cents(close)),USD\n"
             if csv.utf8.count > 1 << 20 {
                 handle.write(Data(csv.utf8))
                 csv.removeAll(keepingCapacity: true)
             }
+        }
+        if symbolMajor {
+            for symbol in 0..<symbols {
+                for minute in 0..<minutes where minute * symbols + symbol < rows { emit(symbol: symbol, minute: minute) }
+            }
+        } else {
+            for row in 0..<rows { emit(symbol: row % symbols, minute: row / symbols) }
         }
         handle.write(Data(csv.utf8))
         try handle.close()
@@ -108,20 +157,31 @@ struct BenchmarkData {
         try generate(directory: directory, rows: symbols * 2, symbols: symbols, rulesPerSymbol: 3)
         try FileManager.default.createDirectory(atPath: directory + "/rules.d", withIntermediateDirectories: true)
         try FileManager.default.moveItem(atPath: directory + "/rules.toml", toPath: directory + "/rules.d/rules.toml")
-        let main = """
-            state = "state/pricewatch.db"
-            interval = "5s"
+        try Data(replayMainFile(interval: "5s").utf8).write(to: URL(fileURLWithPath: directory + "/pricewatch.toml"))
+    }
 
-            [providers.replay]
-            type = "replay"
-            file = "data.csv"
+    /// A positive price with two decimals, as `String(format: "%.2f")` writes it (faster).
+    static func cents(_ value: Double) -> String {
+        let cents = Int((value * 100).rounded())
+        let fraction = cents % 100
+        return "\(cents / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
 
-            [sinks.discard]
-            type = "stdout"
-            format = "json"
+    /// A main file with one replay provider over `data.csv` and a JSON stdout sink.
+    static func replayMainFile(interval: String) -> String {
+        """
+        state = "state/pricewatch.db"
+        interval = "\(interval)"
 
-            """
-        try Data(main.utf8).write(to: URL(fileURLWithPath: directory + "/pricewatch.toml"))
+        [providers.replay]
+        type = "replay"
+        file = "data.csv"
+
+        [sinks.discard]
+        type = "stdout"
+        format = "json"
+
+        """
     }
 
     static func create(_ path: String) throws -> FileHandle {

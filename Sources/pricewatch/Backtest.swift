@@ -19,15 +19,19 @@ struct Backtest: ParsableCommand {
     var format: OutputFormat = .text
 
     func run() throws {
-        var output = StandardOutput.output()
-        let outcome = RunBacktest.run(rulesPath: rules, dataPath: data, report: StandardOutput.report) { alert in
+        // Alerts wait in the spool until the file has been read whole (valid and in time
+        // order, or sorted): a late bad row or disorder never leaves partial output.
+        var spool = SpooledOutput()
+        let format = format
+        let outcome = RunBacktest.run(rulesPath: rules, dataPath: data, report: StandardOutput.report,
+                                      restart: { spool.discard() }) { alert in
             switch format {
-            case .text: output.line(AlertRendering.textLine(alert))
-            case .json: output.line(AlertRendering.jsonLine(alert))
+            case .text: spool.line(AlertRendering.textLine(alert))
+            case .json: spool.line(AlertRendering.jsonLine(alert))
             }
         }
         guard let outcome else { throw ExitCode(1) }
-        output.flush()
+        spool.writeToStandardOutput()
         let summary = outcome.summary
         var errorStream = StandardOutput.error()
         errorStream.line("backtest: \(summary.rows) rows, \(outcome.ruleCount) rules, \(summary.evaluations) evaluations, \(summary.alerts) alerts")

@@ -42,9 +42,17 @@ public struct Alert: Sendable, Hashable, Codable {
 
     /// Builds the alert a rule fires for a quote.
     public init(rule: Rule, quote: Quote, provider: String?, trigger: RuleStateMachine.Trigger) {
+        self.init(rule: rule, fingerprint: rule.fingerprint, conditionText: rule.conditionText, quote: quote,
+                  provider: provider, trigger: trigger)
+    }
+
+    /// Builds the alert with the rule's `fingerprint` and `conditionText` computed beforehand
+    /// (the engine keeps them per rule).
+    init(rule: Rule, fingerprint: String, conditionText: String, quote: Quote, provider: String?,
+         trigger: RuleStateMachine.Trigger) {
         self.init(
-            id: AlertID.make(rule: rule.id, fingerprint: rule.fingerprint, symbol: quote.symbol, time: quote.time),
-            rule: rule.id, symbol: quote.symbol, provider: provider, condition: rule.conditionText,
+            id: AlertID.make(rule: rule.id, fingerprint: fingerprint, symbol: quote.symbol, time: quote.time),
+            rule: rule.id, symbol: quote.symbol, provider: provider, condition: conditionText,
             price: trigger.price, currency: quote.currency, time: quote.time, base: trigger.base,
             change: trigger.change, direction: trigger.side?.rawValue, message: "")
         self.message = rule.message?.render(placeholderValue) ?? defaultMessage

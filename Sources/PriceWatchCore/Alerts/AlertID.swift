@@ -11,11 +11,25 @@ public enum AlertID {
         hash.combine(fingerprint)
         hash.combine(symbol)
         hash.combine(String(time.milliseconds))
-        let value = hash.value
-        var hex = String(value, radix: 16)
-        hex = String(repeating: "0", count: 32 - hex.count) + hex
-        let characters = Array(hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-")
+        return uuidShaped(hash.value)
+    }
+
+    /// 32 lowercase hex digits (leading zeros kept) in groups of 8-4-4-4-12.
+    static func uuidShaped(_ value: UInt128) -> String {
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            var position = 0
+            for nibble in 0..<32 {
+                if nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20 {
+                    buffer[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                let digit = Int(truncatingIfNeeded: value >> UInt128(4 * (31 - nibble))) & 0xF
+                buffer[position] = digits.utf8Start[digit]
+                position += 1
+            }
+            return position
+        }
     }
 }
 

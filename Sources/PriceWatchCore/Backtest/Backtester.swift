@@ -20,31 +20,14 @@ public enum Backtester {
     /// The name used as every rule's provider during a backtest.
     static let provider = "backtest"
 
-    /// Processes every row; `onAlert` receives each alert in firing order.
+    /// Processes every row of a series held in memory; `onAlert` receives each alert in firing
+    /// order. The streaming backtest (``BacktestRun`` fed in time order from the file) gives
+    /// the same alerts; this is its reference.
     public static func run(rules: [Rule], series: PriceSeries, onAlert: (Alert) -> Void) -> Summary {
-        let book = RuleBook(rules: rules, provider: provider)
-        var engine = AlertEngine(book: book)
-        let sourceBySymbol: [Int?] = series.symbols.map { book.index(of: QuoteSource(provider: provider, symbol: $0)) }
-        let rulesPerSource = book.sources.indices.map { book.slotsBySource[$0].count }
-        var summary = Summary()
-        summary.rows = series.count
+        var run = BacktestRun(rules: rules)
         for row in series.timeOrder {
-            guard let source = sourceBySymbol[series.symbolID(at: row)] else { continue }
-            let outcome = engine.process(series.quote(at: row), source: source, provider: nil, now: nil)
-            switch outcome.acceptance {
-            case .accepted:
-                summary.accepted += 1
-                summary.evaluations += rulesPerSource[source]
-            case .repeated:
-                summary.repeats += 1
-            case .rejected:
-                break
-            }
-            for pending in outcome.alerts {
-                summary.alerts += 1
-                onAlert(pending.alert)
-            }
+            run.process(series.row(at: row), symbols: series.symbols, currencies: series.currencies, onAlert: onAlert)
         }
-        return summary
+        return run.summary
     }
 }

@@ -31,6 +31,22 @@ public struct PriceSeries: Sendable {
                      currency: currency >= 0 ? currencies[Int(currency)] : nil)
     }
 
+    /// The row at `index` (file order).
+    public func row(at index: Int) -> PriceRow {
+        PriceRow(symbol: symbolIDs[index], time: times[index], price: prices[index],
+                 previousClose: previousCloses[index], currency: currencyIDs[index])
+    }
+
+    /// Drops every row, keeping the symbol and currency tables (a streaming reader hands its
+    /// rows on chunk by chunk).
+    mutating func removeAllRows() {
+        symbolIDs.removeAll(keepingCapacity: true)
+        currencyIDs.removeAll(keepingCapacity: true)
+        times.removeAll(keepingCapacity: true)
+        prices.removeAll(keepingCapacity: true)
+        previousCloses.removeAll(keepingCapacity: true)
+    }
+
     /// The symbol index of a row.
     public func symbolID(at index: Int) -> Int { Int(symbolIDs[index]) }
 

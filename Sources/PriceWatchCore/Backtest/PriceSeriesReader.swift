@@ -22,6 +22,7 @@ public struct PriceSeriesReader {
     private var symbolIndex: [String: Int32] = [:]
     private var currencyIndex: [String: Int32] = [:]
     private var sawBOMCheck = false
+    private var fieldBuffer: [Field] = []
 
     struct Columns {
         var symbol = -1, time = -1, price = -1, previousClose = -1, currency = -1
@@ -58,6 +59,14 @@ public struct PriceSeriesReader {
         pending.removeFirst(consumedUpTo)
     }
 
+    /// Hands the rows read since the last call to `body`, in file order, and forgets them:
+    /// a streaming consumer calls this after each ``feed(_:)`` so rows are never all held.
+    /// The symbol and currency tables (``PriceSeries/symbols``) stay and keep growing.
+    public mutating func drainRows(_ body: (PriceRow) throws -> Void) rethrows {
+        for index in 0..<series.count { try body(series.row(at: index)) }
+        series.removeAllRows()
+    }
+
     /// Reads the last line (if it has no newline) and reports a missing header or data.
     public mutating func finish() -> (series: PriceSeries, diagnostics: [Diagnostic]) {
         if !pending.isEmpty {
@@ -86,7 +95,14 @@ public struct PriceSeriesReader {
         var bytes = raw
         if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
         if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }
-        let fields = Self.split(bytes)
+        // One array of fields reused for every line (no allocation per row).
+        var fields = fieldBuffer
+        fieldBuffer = []
+        defer {
+            fields.removeAll(keepingCapacity: true)
+            fieldBuffer = fields
+        }
+        Self.split(bytes, into: &fields)
         guard let columns else {
             readHeader(fields)
             return
@@ -215,9 +231,7 @@ public struct PriceSeriesReader {
     }
 
     /// Splits a line at commas outside quotes. Unquoted fields are slices of the line (no copy).
-    static func split(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> [Field] {
-        var fields: [Field] = []
-        fields.reserveCapacity(5)
+    static func split(_ line: Slice<UnsafeBufferPointer<UInt8>>, into fields: inout [Field]) {
         var index = line.startIndex
         let lineStart = line.startIndex
         while true {
@@ -251,6 +265,5 @@ public struct PriceSeriesReader {
             if index >= line.endIndex { break }
             index += 1
         }
-        return fields
     }
 }

@@ -32,7 +32,7 @@ public struct AlertEngine: Sendable {
     public init(book: RuleBook, storedStates: [RuleStateKey: StoredRuleState] = [:], trackChanges: Bool = false) {
         self.book = book
         self.machines = book.slots.map { slot in
-            let fingerprint = book.rules[slot.rule].fingerprint
+            let fingerprint = book.alertTexts[slot.rule].fingerprint
             guard let stored = storedStates[slot.key], stored.fingerprint == fingerprint else {
                 return RuleStateMachine()
             }
@@ -73,26 +73,36 @@ public struct AlertEngine: Sendable {
 
         var outcome = Outcome(acceptance: .accepted, alerts: [], suppressed: [])
         let window = book.window(forSource: index)
-        for slotIndex in book.slotsBySource[index] {
-            let slot = book.slots[slotIndex]
-            let rule = book.rules[slot.rule]
+        let price = quote.price, time = quote.time, previousClose = quote.previousClose
+        // The loop reads only plain values (slot numbers, `RuleCheck`s, states): no rule is
+        // copied and nothing is retained per evaluation. Rules are looked up only to build an
+        // alert that fires.
+        for position in book.sourceSlotStart[index]..<book.sourceSlotStart[index + 1] {
+            let slotIndex = Int(book.sourceSlots[position])
+            let check = book.checks[slotIndex]
             let base: ExactDecimal?
-            if rule.condition.isPercent {
-                switch rule.baseline {
-                case .previousClose: base = quote.previousClose
-                case .window(let duration): base = histories[index].price(atOrBefore: quote.time.subtracting(duration))
+            if check.isPercent {
+                if let window = check.windowMilliseconds {
+                    base = histories[index].price(atOrBefore: Timestamp(milliseconds: time.milliseconds &- window))
+                } else {
+                    base = previousClose
                 }
             } else {
                 base = nil
             }
             let before = machines[slotIndex].state
-            let action = machines[slotIndex].evaluate(rule: rule, price: quote.price, time: quote.time, base: base)
+            let action = machines[slotIndex].evaluate(check, price: price, time: time, base: base)
             switch action {
             case .fire(let trigger):
-                outcome.alerts.append(PendingAlert(alert: Alert(rule: rule, quote: quote, provider: provider, trigger: trigger),
-                                                   sinks: rule.notify))
+                let ruleIndex = book.slots[slotIndex].rule
+                let rule = book.rules[ruleIndex]
+                let texts = book.alertTexts[ruleIndex]
+                outcome.alerts.append(PendingAlert(
+                    alert: Alert(rule: rule, fingerprint: texts.fingerprint, conditionText: texts.conditionText,
+                                 quote: quote, provider: provider, trigger: trigger),
+                    sinks: rule.notify))
             case .suppressedByCooldown:
-                outcome.suppressed.append(slot.key)
+                outcome.suppressed.append(book.slots[slotIndex].key)
             case .rearmed, .recordedSide, .none, .skipped:
                 break
             }
@@ -111,7 +121,7 @@ public struct AlertEngine: Sendable {
         var result: [RuleStateKey: StoredRuleState] = [:]
         for slotIndex in changedSlots {
             let slot = book.slots[slotIndex]
-            result[slot.key] = StoredRuleState(fingerprint: book.rules[slot.rule].fingerprint, state: machines[slotIndex].state)
+            result[slot.key] = StoredRuleState(fingerprint: book.alertTexts[slot.rule].fingerprint, state: machines[slotIndex].state)
             changedFlags[slotIndex] = false
         }
         changedSlots.removeAll(keepingCapacity: true)

@@ -13,6 +13,14 @@ public struct RuleBook: Sendable {
     public let slots: [Slot]
     public let sources: [QuoteSource]
     let slotsBySource: [[Int]]
+    /// Per slot, what evaluation reads of its rule (no reference-counted fields).
+    let checks: [RuleCheck]
+    /// The slots of every source, source after source: source `i`'s are
+    /// `sourceSlots[sourceSlotStart[i]..<sourceSlotStart[i + 1]]`.
+    let sourceSlots: [Int32]
+    let sourceSlotStart: [Int]
+    /// Per rule, what its alerts carry that is derived from the rule (built once, not per alert).
+    let alertTexts: [AlertTexts]
     /// The longest window any rule on the source uses (nil: none).
     let windowBySource: [RuleDuration?]
     private let sourceIndex: [QuoteSource: Int]
@@ -46,6 +54,13 @@ public struct RuleBook: Sendable {
             }
         }
         self.rules = rules
+        self.checks = slots.map { RuleCheck(rules[$0.rule]) }
+        var start: [Int] = [0]
+        start.reserveCapacity(slotsBySource.count + 1)
+        for list in slotsBySource { start.append(start[start.count - 1] + list.count) }
+        self.sourceSlotStart = start
+        self.sourceSlots = slotsBySource.flatMap { $0.map { Int32(truncatingIfNeeded: $0) } }
+        self.alertTexts = rules.map(AlertTexts.init)
         self.slots = slots
         self.sources = sources
         self.slotsBySource = slotsBySource
@@ -53,9 +68,23 @@ public struct RuleBook: Sendable {
         self.sourceIndex = sourceIndex
     }
 
+    /// The number of slots a source feeds.
+    public func slotCount(ofSource index: Int) -> Int { sourceSlotStart[index + 1] - sourceSlotStart[index] }
+
     /// The index of a source, if any rule watches it.
     public func index(of source: QuoteSource) -> Int? { sourceIndex[source] }
 
     /// The longest window used on one source.
     public func window(forSource index: Int) -> RuleDuration? { windowBySource[index] }
+
+    /// The strings an alert takes from its rule, computed once per rule.
+    struct AlertTexts: Sendable {
+        let fingerprint: String
+        let conditionText: String
+
+        init(_ rule: Rule) {
+            fingerprint = rule.fingerprint
+            conditionText = rule.conditionText
+        }
+    }
 }

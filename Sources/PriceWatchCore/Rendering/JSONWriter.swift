@@ -44,6 +44,10 @@ public struct JSONWriter {
 
     /// A JSON string literal with the required escapes.
     public static func quoted(_ value: String) -> String {
+        // Most strings (ids, symbols, rule names, messages) need no escape: one copy.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + value + "\""
+        }
         var result = "\""
         for scalar in value.unicodeScalars {
             switch scalar {

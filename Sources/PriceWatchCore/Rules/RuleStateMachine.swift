@@ -56,19 +56,28 @@ public struct RuleStateMachine: Sendable, Hashable {
     /// Evaluates one accepted quote. `base` is the base price for a percent rule (nil when
     /// there is none yet); it is ignored for price conditions.
     public mutating func evaluate(rule: Rule, price: ExactDecimal, time: Timestamp, base: ExactDecimal?) -> Action {
-        if !rule.enabled { return .skipped(.disabled) }
-        if let expires = rule.expires, time >= expires { return .skipped(.expired) }
-        if rule.once && state.alertCount > 0 { return .skipped(.alreadyFiredOnce) }
-        if rule.condition.isPercent, base == nil {
-            return .skipped(rule.baseline == .previousClose ? .noPreviousClose : .noWindowBase)
-        }
-        let withinCooldown: Bool = {
-            guard let cooldown = rule.cooldown, let last = state.lastAlertAt else { return false }
-            return time < last.adding(cooldown)
-        }()
+        evaluate(RuleCheck(rule), price: price, time: time, base: base)
+    }
 
-        if case .crosses(let level) = rule.condition {
-            let side: RuleState.Side = price >= level ? .up : .down
+    /// Evaluates one accepted quote against a rule's ``RuleCheck`` (the engine's per-quote
+    /// path: no reference counting). The trigger (with its percent change) is built only for
+    /// a firing or a suppressed firing.
+    @inline(__always)
+    public mutating func evaluate(_ rule: RuleCheck, price: ExactDecimal, time: Timestamp, base: ExactDecimal?) -> Action {
+        if !rule.enabled { return .skipped(.disabled) }
+        if let expires = rule.expiresAt, time.milliseconds >= expires { return .skipped(.expired) }
+        if rule.once && state.alertCount > 0 { return .skipped(.alreadyFiredOnce) }
+        let isPercent = rule.isPercent
+        if isPercent, base == nil {
+            return .skipped(rule.windowMilliseconds == nil ? .noPreviousClose : .noWindowBase)
+        }
+        var withinCooldown: Bool {
+            guard let cooldown = rule.cooldownMilliseconds, let last = state.lastAlertAt else { return false }
+            return time.milliseconds < last.milliseconds &+ cooldown
+        }
+
+        if rule.kind == .crosses {
+            let side: RuleState.Side = price.scaled >= rule.value ? .up : .down
             let previous = state.side
             state.side = side
             guard let previous else { return .recordedSide(side) }
@@ -79,16 +88,16 @@ public struct RuleStateMachine: Sendable, Hashable {
             return .fire(trigger)
         }
 
-        let trigger = makeTrigger(rule: rule, price: price, base: base)
         switch state.phase {
         case .armed:
-            guard Self.isSatisfied(rule.condition, price: price, base: base) else { return .none }
+            guard Self.isSatisfied(rule.kind, value: rule.value, price: price, base: base) else { return .none }
+            let trigger = Self.makeTrigger(isPercent: isPercent, price: price, base: base)
             if withinCooldown { return .suppressedByCooldown(trigger) }
             recordFiring(at: time)
             state.phase = .fired
             return .fire(trigger)
         case .fired:
-            guard Self.isCleared(rule.condition, rearm: rule.rearm, price: price, base: base) else { return .none }
+            guard Self.isCleared(rule.kind, value: rule.value, rearm: rule.rearm, price: price, base: base) else { return .none }
             state.phase = .armed
             return .rearmed
         }
@@ -99,8 +108,8 @@ public struct RuleStateMachine: Sendable, Hashable {
         state.alertCount += 1
     }
 
-    private func makeTrigger(rule: Rule, price: ExactDecimal, base: ExactDecimal?) -> Trigger {
-        guard rule.condition.isPercent, let base else { return Trigger(price: price) }
+    private static func makeTrigger(isPercent: Bool, price: ExactDecimal, base: ExactDecimal?) -> Trigger {
+        guard isPercent, let base else { return Trigger(price: price) }
         return Trigger(price: price, base: base, change: price.percentChange(from: base))
     }
 
@@ -114,44 +123,55 @@ public struct RuleStateMachine: Sendable, Hashable {
 
     /// Whether the condition holds: the "satisfied when" column of `rules.md`.
     public static func isSatisfied(_ condition: Condition, price: ExactDecimal, base: ExactDecimal?) -> Bool {
-        switch condition {
-        case .above(let level): return price >= level
-        case .below(let level): return price <= level
-        case .crosses(let level): return price >= level
-        case .rise(let percent):
-            guard let base else { return false }
-            return scaledChangeNumerator(price: price, base: base) >= percent.wideProduct(base)
-        case .fall(let percent):
-            guard let base else { return false }
-            return scaledChangeNumerator(price: price, base: base) <= -percent.wideProduct(base)
-        case .move(let percent):
-            guard let base else { return false }
-            return scaledChangeNumerator(price: price, base: base).magnitude >= percent.wideProduct(base).magnitude
-        }
+        isSatisfied(RuleCheck.Kind(condition), value: condition.value.scaled, price: price, base: base)
     }
 
     /// Whether a fired level rule has cleared: the "cleared when" column of `rules.md`.
     public static func isCleared(_ condition: Condition, rearm: ExactDecimal, price: ExactDecimal, base: ExactDecimal?) -> Bool {
+        isCleared(RuleCheck.Kind(condition), value: condition.value.scaled, rearm: rearm.scaled, price: price, base: base)
+    }
+
+    /// ``isSatisfied(_:price:base:)`` over a condition kind and its scaled value.
+    @inline(__always)
+    static func isSatisfied(_ kind: RuleCheck.Kind, value: Int64, price: ExactDecimal, base: ExactDecimal?) -> Bool {
+        switch kind {
+        case .above: return price.scaled >= value
+        case .below: return price.scaled <= value
+        case .crosses: return price.scaled >= value
+        case .rise:
+            guard let base else { return false }
+            return scaledChangeNumerator(price: price, base: base) >= Int128(value) * Int128(base.scaled)
+        case .fall:
+            guard let base else { return false }
+            return scaledChangeNumerator(price: price, base: base) <= -(Int128(value) * Int128(base.scaled))
+        case .move:
+            guard let base else { return false }
+            return scaledChangeNumerator(price: price, base: base).magnitude >= (Int128(value) * Int128(base.scaled)).magnitude
+        }
+    }
+
+    /// ``isCleared(_:rearm:price:base:)`` over a condition kind and its scaled value and rearm.
+    @inline(__always)
+    static func isCleared(_ kind: RuleCheck.Kind, value: Int64, rearm: Int64, price: ExactDecimal, base: ExactDecimal?) -> Bool {
         let hundred = Int128(ExactDecimal.hundred.scaled)
-        let priceTimesHundred = Int128(price.scaled) * 100 * Int128(ExactDecimal.unit)
-        switch condition {
-        case .above(let level):
+        switch kind {
+        case .above:
             // price < level * (1 - r/100)  <=>  price * 100 < level * (100 - r)
-            return priceTimesHundred < Int128(level.scaled) * (hundred - Int128(rearm.scaled))
-        case .below(let level):
+            return Int128(price.scaled) * 100 * Int128(ExactDecimal.unit) < Int128(value) * (hundred - Int128(rearm))
+        case .below:
             // price > level * (1 + r/100)  <=>  price * 100 > level * (100 + r)
-            return priceTimesHundred > Int128(level.scaled) * (hundred + Int128(rearm.scaled))
+            return Int128(price.scaled) * 100 * Int128(ExactDecimal.unit) > Int128(value) * (hundred + Int128(rearm))
         case .crosses:
             return false
-        case .rise(let percent):
+        case .rise:
             guard let base else { return false }
-            return scaledChangeNumerator(price: price, base: base) < (Int128(percent.scaled) - Int128(rearm.scaled)) * Int128(base.scaled)
-        case .fall(let percent):
+            return scaledChangeNumerator(price: price, base: base) < (Int128(value) - Int128(rearm)) * Int128(base.scaled)
+        case .fall:
             guard let base else { return false }
-            return scaledChangeNumerator(price: price, base: base) > -(Int128(percent.scaled) - Int128(rearm.scaled)) * Int128(base.scaled)
-        case .move(let percent):
+            return scaledChangeNumerator(price: price, base: base) > -(Int128(value) - Int128(rearm)) * Int128(base.scaled)
+        case .move:
             guard let base else { return false }
-            return scaledChangeNumerator(price: price, base: base).magnitude < ((Int128(percent.scaled) - Int128(rearm.scaled)) * Int128(base.scaled)).magnitude
+            return scaledChangeNumerator(price: price, base: base).magnitude < ((Int128(value) - Int128(rearm)) * Int128(base.scaled)).magnitude
         }
     }
 }
