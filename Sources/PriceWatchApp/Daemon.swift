@@ -95,7 +95,7 @@ public enum Daemon {
         // refuses them), the sinks switch over, the pollers start again.
         let reloads = ReloadCoordinator(
             initial: setup, subscribers: [polling, evaluator, sinkRegistry], reloadRequests: reloadRequests,
-            observer: observer, logger: logger, wallClock: wallClock,
+            observer: observer, logger: logger, wallClock: wallClock, announcesReady: false,
             load: { previous in
                 logger.info("reloading configuration from \(configPath)")
                 let loaded = loadSetup(configPath: configPath, environment: environment, previous: previous, transports: transports)
@@ -117,6 +117,9 @@ public enum Daemon {
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         logger.notice("pricewatch started: \(ConfigurationSummary.line(setup.configuration)); state in \(setup.configuration.statePath)")
+        // READY before any service runs: the configuration is loaded and the store open, and no
+        // poll can finish first (its status line would already name a last poll).
+        observer.ready(summary: ConfigurationSummary.line(setup.configuration), pollers: setup.pollSchedule)
         do {
             try await group.run()
         } catch {

@@ -112,23 +112,22 @@ import Testing
         let directory = try TemporaryDirectory()
         try RunCommandTests.writeDaemon(in: directory, prices: ["10", "20", "10"])
         let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
-        #expect(await daemon.waitForOutput { RunCommandTests.alertTimes($0).count >= 2 }, "\(daemon.errorLines)")
+        try await daemon.waitForOutput("two alerts") { RunCommandTests.alertTimes($0).count >= 2 }
         let printed = daemon.outputLines.compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
         }
         // A delivery is marked delivered just after its line is printed: wait for the log to say so.
         var listed: [[String: Any]] = []
-        for _ in 0..<500 {
+        try await waitUntil("`alerts` to list two delivered alerts (listed: \(listed))") {
             let result = try CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
             #expect(result.status == 0, "\(result.standardError)")
             listed = result.outputLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             let states = listed.flatMap { ($0["deliveries"] as? [[String: Any]]) ?? [] }.compactMap { $0["status"] as? String }
-            if listed.count >= 2, states.allSatisfy({ $0 == "delivered" }) { break }
-            try await Task.sleep(for: .milliseconds(20))
+            return listed.count >= 2 && states.allSatisfy { $0 == "delivered" }
         }
         #expect(listed.compactMap { $0["id"] as? String } == printed)
         #expect(daemon.isRunning)
-        #expect(await daemon.stop() == 0)
+        #expect(try await daemon.stop() == 0)
     }
 
     @Test func usageAndMissingDatabaseErrors() throws {

@@ -46,17 +46,6 @@ import Testing
         (try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])?["id"] as? String
     }
 
-    /// Polls `condition` (an event in another process) until it holds or a generous deadline
-    /// that only a broken build reaches.
-    static func eventually(_ seconds: Double = 60, _ condition: () throws -> Bool) async rethrows -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if try condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return try condition()
-    }
-
     @Test func aKilledDaemonDeliversEveryAlertAfterRestartWithTheSameIDAndFiresNoneTwice() async throws {
         let receiver = try LoopbackHTTPServer()
         defer { receiver.stop() }
@@ -82,12 +71,12 @@ import Testing
         let first = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
         // Every alert fired and is in the outbox; the receiver holds deliveries in flight and
         // has failed others, which wait for their retry.
-        #expect(try await Self.eventually { try Self.alertLog(directory).count == 20 }, "\(first.errorLines)")
-        #expect(await Self.eventually { outageRequests.withLock { $0 } >= 8 }, "\(first.errorLines)")
+        try await waitUntil("20 alerts in the log (stderr: \(first.errorLines.suffix(5)))") { try Self.alertLog(directory).count == 20 }
+        try await waitUntil("8 requests during the outage (\(outageRequests.withLock { $0 }))") { outageRequests.withLock { $0 } >= 8 }
         let beforeKill = try Self.alertLog(directory)
         #expect(Self.statuses(beforeKill).allSatisfy { $0 == "pending" })
         first.signal(SIGKILL)
-        #expect(await first.waitForExit() == SIGKILL, "killed by the signal")
+        #expect(try await first.waitForExit() == SIGKILL, "killed by the signal")
         let outageIDs = Set(receiver.requests.compactMap(Self.alertID))
 
         // The replay starts again from its first row, so the second daemon sees every row of
@@ -97,11 +86,11 @@ import Testing
         try directory.write("prices.csv", rows + "S0,\(1_727_875_800 + 3 * 60),20\n")
         healthy.withLock { $0 = true }
         let second = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
-        #expect(try await Self.eventually {
+        try await waitUntil("21 delivered alerts in the log (stderr: \(second.errorLines.suffix(5)))") {
             let log = try Self.alertLog(directory)
             return log.count == 21 && Self.statuses(log).allSatisfy { $0 == "delivered" }
-        }, "\(second.errorLines)")
-        #expect(await second.stop() == 0)
+        }
+        #expect(try await second.stop() == 0)
         #expect(second.errorLines.filter { $0.contains("alert fired") }.count == 1, "only the new row fired")
 
         let log = try Self.alertLog(directory)

@@ -48,11 +48,10 @@ import Testing
             above = 1
             """)
         let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
-        let fired = await daemon.waitForOutput { lines in
+        try await daemon.waitForOutput("the alerts of aapl-200 and bnb-1") { lines in
             lines.contains { $0.contains(#""rule":"aapl-200""#) } && lines.contains { $0.contains(#""rule":"bnb-1""#) }
         }
-        #expect(fired, "\(daemon.errorLines)")
-        #expect(await daemon.stop() == 0)
+        #expect(try await daemon.stop() == 0)
         let alerts = daemon.outputLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let apple = try #require(alerts.first { $0["rule"] as? String == "aapl-200" })
         #expect(apple["time"] as? String == "2025-02-14T21:00:00Z")

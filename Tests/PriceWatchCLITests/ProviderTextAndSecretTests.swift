@@ -67,11 +67,10 @@ import Testing
         let daemon = try RunningDaemon(arguments: ["run", "--config", config, "--log-target", "stderr", "--log-level", "debug"],
                                        directory: directory.path)
         // A failed poll gives the data-health warning, which quotes the error again.
-        let end = Date().addingTimeInterval(60)
-        while Date() < end, !daemon.errorLines.contains(where: { $0.contains("provider has failed") }), daemon.isRunning {
-            try await Task.sleep(for: .milliseconds(20))
+        try await waitUntil("the data-health warning 'provider has failed' on standard error") {
+            daemon.errorLines.contains { $0.contains("provider has failed") } || !daemon.isRunning
         }
-        #expect(await daemon.stop() == 0)
+        #expect(try await daemon.stop() == 0)
         let log = daemon.errorLines.joined(separator: "\n")
         #expect(log.contains("provider has failed"), "no data-health warning within 60 s: \(log)")
         #expect(log.contains("<redacted>"), "\(log)")
@@ -150,9 +149,8 @@ import Testing
             """)
         try directory.write("rules.d/a.toml", "[[rule]]\nid = \"aapl\"\nsymbol = \"AAPL\"\nabove = 200\n")
         let daemon = try RunningDaemon(arguments: ["run", "--config", config, "--log-target", "stderr"], directory: directory.path)
-        let fired = await daemon.waitForOutput { $0.contains { $0.contains("aapl") } }
-        #expect(fired, "\(daemon.errorLines)")
-        #expect(await daemon.stop() == 0)
+        try await daemon.waitForOutput("the alert of rule aapl") { $0.contains { $0.contains("aapl") } }
+        #expect(try await daemon.stop() == 0)
         #expect(daemon.outputLines.count == 1, "\(daemon.outputLines)")
         #expect(daemon.outputLines.first?.contains("244.60 above 200") == true, "\(daemon.outputLines)")
         #expect(!daemon.outputLines.joined().contains("Bcc"))

@@ -30,15 +30,15 @@ import Testing
         // crosses 15: quote 1 records the side; quotes 2...6 each cross.
         try Self.writeDaemon(in: directory, prices: ["10", "20", "10", "20", "10", "20"])
         let first = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
-        #expect(await first.waitForOutput { Self.alertTimes($0).count >= 2 }, "\(first.errorLines)")
-        #expect(await first.stop() == 0)
+        try await first.waitForOutput("two alerts") { Self.alertTimes($0).count >= 2 }
+        #expect(try await first.stop() == 0)
         let firstAlerts = first.outputLines
 
         let second = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
         // The last row's crossing comes after every replayed repeat, so waiting for it proves
         // the repeats were processed.
-        #expect(await second.waitForOutput { Self.alertTimes($0).contains("2024-10-02T13:35:00Z") }, "\(second.errorLines)")
-        #expect(await second.stop() == 0)
+        try await second.waitForOutput("the alert at 13:35") { Self.alertTimes($0).contains("2024-10-02T13:35:00Z") }
+        #expect(try await second.stop() == 0)
 
         let all = firstAlerts + second.outputLines
         let times = Self.alertTimes(all)
@@ -52,13 +52,13 @@ import Testing
         let directory = try TemporaryDirectory()
         try Self.writeDaemon(in: directory, prices: ["10", "20", "10", "20", "10", "20", "10", "20"])
         let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
-        #expect(await daemon.waitForOutput { Self.alertTimes($0).count >= 1 })
+        try await daemon.waitForOutput("an alert") { Self.alertTimes($0).count >= 1 }
         try directory.write("rules.d/x.toml", "[[rule]]\nid = \"x-crosses-15\"\nsymbol = \"X\"\ncrosses = 15\nrearm = 1\n")
         daemon.signal(SIGHUP)
         // The daemon keeps alerting with the old rules after rejecting the new ones.
         let seen = Self.alertTimes(daemon.outputLines).count
-        #expect(await daemon.waitForOutput { Self.alertTimes($0).count >= seen + 2 })
-        #expect(await daemon.stop(signal: SIGINT) == 0)
+        try await daemon.waitForOutput("two more alerts after the reload") { Self.alertTimes($0).count >= seen + 2 }
+        #expect(try await daemon.stop(signal: SIGINT) == 0)
         #expect(daemon.errorLines.contains { $0.contains("rules.d/x.toml") && $0.contains("'rearm'") })
         #expect(daemon.errorLines.contains { $0.contains("configuration reload rejected") })
     }

@@ -19,7 +19,7 @@ struct CurlTransportCancellationTests {
         let transport = self.transport
         let url = server.baseURL + "/never"
         let task = Task { try await transport.send(HTTPRequest(url: url, timeout: .seconds(600))) }
-        await server.waitForRequests(count: 1)
+        try await server.waitForRequests(count: 1)
         task.cancel()
 
         let result = await task.result
@@ -34,7 +34,7 @@ struct CurlTransportCancellationTests {
         let transport = self.transport
         let url = server.baseURL + "/never"
         let tasks = (0..<50).map { _ in Task { try await transport.send(HTTPRequest(url: url, timeout: .seconds(600))) } }
-        await server.waitForRequests(count: 50)
+        try await server.waitForRequests(count: 50)
         tasks.forEach { $0.cancel() }
         for task in tasks {
             let error = try await #require(throws: HTTPTransportError.self) { try await task.value }
@@ -66,7 +66,7 @@ struct CurlTransportCancellationTests {
         let transport = self.transport
         let url = server.baseURL + "/slow"
         let task = Task { try await transport.send(HTTPRequest(url: url, timeout: .seconds(600))) }
-        await server.waitForRequests(count: 1)
+        try await server.waitForRequests(count: 1)
         #expect(!gate.opened)
         gate.open()
 

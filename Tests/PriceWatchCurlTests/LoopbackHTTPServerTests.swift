@@ -63,7 +63,7 @@ struct LoopbackHTTPServerTests {
         let url = server.baseURL + "/never"
         let tasks = (0..<3).map { _ in Task { try await transport.send(HTTPRequest(url: url, timeout: .seconds(600))) } }
 
-        let arrived = await server.waitForRequests(count: 3)
+        let arrived = try await server.waitForRequests(count: 3)
         #expect(arrived.count == 3)
         #expect(server.requests(path: "/never").count == 3)
         tasks.forEach { $0.cancel() }
@@ -75,14 +75,17 @@ struct LoopbackHTTPServerTests {
         let transport = self.transport
         let url = server.baseURL + "/never"
         let task = Task { try await transport.send(HTTPRequest(url: url, timeout: .seconds(600))) }
-        await server.waitForRequests(count: 1)
+        try await server.waitForRequests(count: 1)
         server.stop()
         server.stop()
 
         // The held connection is closed without an answer.
         let error = try await #require(throws: HTTPTransportError.self) { try await task.value }
         #expect(error.kind == .connectionFailed)
-        #expect(await server.waitForRequests(count: 99).count == 1, "waiting on a stopped server returns at once")
+        await #expect(throws: WaitAbandoned.self, "waiting on a stopped server fails at once") {
+            try await server.waitForRequests(count: 99)
+        }
+        #expect(server.requests.count == 1)
     }
 
     @Test func aHangingRequestDoesNotHoldUpOthers() async throws {
@@ -91,7 +94,7 @@ struct LoopbackHTTPServerTests {
         let transport = self.transport
         let url = server.baseURL + "/never"
         let hanging = Task { try await transport.send(HTTPRequest(url: url, timeout: .seconds(600))) }
-        await server.waitForRequests(count: 1)
+        try await server.waitForRequests(count: 1)
 
         let quick = try await transport.send(HTTPRequest(url: server.baseURL + "/quick"))
         #expect(quick.text == "quick")

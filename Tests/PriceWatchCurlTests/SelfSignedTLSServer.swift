@@ -1,5 +1,6 @@
 import Foundation
 import PriceWatchTestKit
+import Synchronization
 
 /// `openssl s_server -www` on `127.0.0.1`, port 0, with a freshly made self-signed certificate:
 /// a real TLS peer that a verifying client must refuse.
@@ -16,9 +17,8 @@ final class SelfSignedTLSServer: Sendable {
                           "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
         made.standardOutput = FileHandle.nullDevice
         made.standardError = FileHandle.nullDevice
-        try made.run()
-        await Self.waitForExit(made)
-        guard made.terminationStatus == 0 else { throw TLSServerError("openssl req exited with \(made.terminationStatus)") }
+        let status = try await TestProcesses.run(made, "openssl req")
+        guard status == 0 else { throw TLSServerError("openssl req exited with \(status)") }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
@@ -28,53 +28,36 @@ final class SelfSignedTLSServer: Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = Pipe()
-        try process.run()
+        let printed = Mutex("")
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
+            printed.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try TestProcesses.launch(process)
         self.process = process
         // s_server prints "ACCEPT 127.0.0.1:<port>" once it listens.
-        let line = await Self.line(startingWith: "ACCEPT ", in: output.fileHandleForReading)
-        guard let portText = line.split(separator: ":").last, let port = Int(portText) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw TLSServerError("openssl s_server printed \"\(line)\" instead of its address")
-        }
-        self.port = port
-    }
-
-    // SIGKILL, not SIGTERM: a child spawned by the test process may inherit SIGTERM blocked.
-    // Not waited for here (`waitUntilExit` spins on Linux); Foundation reaps the child.
-    deinit { kill(process.processIdentifier, SIGKILL) }
-
-    private static func waitForExit(_ process: Process) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            if !process.isRunning {
-                process.terminationHandler = nil
-                continuation.resume()
-            }
-        }
-    }
-
-    private static func line(startingWith prefix: String, in handle: FileHandle) async -> String {
-        let stream = AsyncStream<Data> { continuation in
-            handle.readabilityHandler = { handle in
-                let data = handle.availableData
-                if data.isEmpty {
-                    handle.readabilityHandler = nil
-                    continuation.finish()
-                } else {
-                    continuation.yield(data)
+        let what = "openssl s_server to print its address (ACCEPT 127.0.0.1:<port>)"
+        do {
+            port = try await waitFor(what) {
+                let text = printed.withLock { $0 }
+                if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT ") }) {
+                    guard let portText = line.split(separator: ":").last, let port = Int(portText) else {
+                        throw TLSServerError("openssl s_server printed \"\(line)\" instead of its address")
+                    }
+                    return port
                 }
+                if !process.isRunning { throw WaitAbandoned(what: what, reason: "it exited; it printed \"\(text)\"") }
+                return nil
             }
+        } catch {
+            TestProcesses.terminate(process)
+            throw error
         }
-        var text = ""
-        for await data in stream {
-            text += String(decoding: data, as: UTF8.self)
-            for line in text.split(separator: "\n") where line.hasPrefix(prefix) {
-                handle.readabilityHandler = nil
-                return String(line)
-            }
-        }
-        return text
+        output.fileHandleForReading.readabilityHandler = nil
     }
+
+    deinit { TestProcesses.terminate(process) }
 }
 
 struct TLSServerError: Error, CustomStringConvertible {

@@ -16,13 +16,15 @@ import Testing
         let alerts = try await harness.queue(1, to: ["recorder"])
         let task = Task { await harness.dispatcher.run() }
         defer { task.cancel() }
-        #expect(try await harness.waitUntil { $0 == [.dead] })
+        try await harness.waitUntil { $0 == [.dead] }
         // Idle: nothing pending, so the dispatcher waits, but with a deadline.
-        #expect(await harness.clock.waitForSleepers(1), "the idle dispatcher must wake up on its own to look at the outbox")
+        // Idle, the dispatcher sleeps with a deadline of its own (it must wake to look at the outbox).
+        try await harness.clock.waitForSleepers(1)
         let requeued = try await harness.store.requeueDeadLetters(DeadLetterSelection(), now: harness.wall.now)
         #expect(requeued.map(\.notification.id) == alerts.map(\.id))
         harness.clock.advance(by: DeliveryDispatcher<ManualClock>.outboxRecheck)
-        #expect(try await harness.waitUntil { $0 == [.delivered] }, "the re-queued delivery was not sent after one recheck period")
+        // The re-queued delivery must be sent after one recheck period.
+        try await harness.waitUntil { $0 == [.delivered] }
         #expect(sink.delivered.map(\.id) == alerts.map(\.id))
     }
 }

@@ -45,22 +45,25 @@ import Testing
             try await store.alerts(since: nil).flatMap(\.deliveries).map(\.status)
         }
 
-        /// Yields until `condition` holds on every delivery row (bounded).
-        func waitUntilDeliveries(_ condition: @escaping ([Delivery]) -> Bool) async throws -> Bool {
-            for _ in 0..<20_000 {
-                if condition(try await store.alerts(since: nil).flatMap(\.deliveries)) { return true }
-                await Task.yield()
+        /// Waits until `condition` holds on the delivery rows.
+        func waitUntilDeliveries(_ what: String, _ condition: @escaping ([Delivery]) -> Bool) async throws {
+            try await PriceWatchTestKit.waitUntil("\(what) in the outbox") {
+                condition(try await store.alerts(since: nil).flatMap(\.deliveries))
             }
-            return false
         }
 
-        /// Yields until `condition` holds on the outbox (bounded).
-        func waitUntil(_ condition: @escaping ([Delivery.Status]) -> Bool) async throws -> Bool {
-            for _ in 0..<20_000 {
-                if condition(try await statuses()) { return true }
-                await Task.yield()
+        /// Waits until `condition` holds on the outbox's statuses.
+        func waitUntil(_ condition: @escaping ([Delivery.Status]) -> Bool) async throws {
+            let now = { [store] in (try? await store.alerts(since: nil).flatMap(\.deliveries).map(\.status)) ?? [] }
+            var last: [Delivery.Status] = []
+            do {
+                try await PriceWatchTestKit.waitUntil("the outbox statuses to match") {
+                    last = await now()
+                    return condition(last)
+                }
+            } catch let timeout as WaitTimedOut {
+                throw WaitTimedOut(what: "\(timeout.what) (last seen: \(last))", timeout: timeout.timeout)
             }
-            return false
         }
     }
 
@@ -70,7 +73,7 @@ import Testing
         let alerts = try await harness.queue(5, to: ["recorder"])
         let task = Task { await harness.dispatcher.run() }
         defer { task.cancel() }
-        #expect(try await harness.waitUntil { $0 == Array(repeating: .delivered, count: 5) })
+        try await harness.waitUntil { $0 == Array(repeating: .delivered, count: 5) }
         #expect(Set(sink.delivered.map(\.id)) == Set(alerts.map(\.id)))
         #expect(sink.delivered.count == 5)
     }
@@ -82,19 +85,19 @@ import Testing
         let alerts = try await harness.queue(1, to: ["recorder"])
         let task = Task { await harness.dispatcher.run() }
         defer { task.cancel() }
-        #expect(await waitForAttempts(sink, 1))
+        try await waitForAttempts(sink, 1)
         let pending = try await harness.store.alerts(since: nil).flatMap(\.deliveries)
         #expect(pending.first?.status == .pending)
         #expect(pending.first?.nextAttemptAt == Timestamp(seconds: 1_001), "first retry after 1 s")
         #expect(pending.first?.lastError == "HTTP 503")
         harness.wall.advance(seconds: 1)
         harness.doorbell.ring()
-        #expect(await waitForAttempts(sink, 2))
+        try await waitForAttempts(sink, 2)
         let second = try await harness.store.alerts(since: nil).flatMap(\.deliveries)
         #expect(second.first?.nextAttemptAt == Timestamp(seconds: 1_003), "then after 2 s")
         harness.wall.advance(seconds: 2)
         harness.doorbell.ring()
-        #expect(try await harness.waitUntil { $0 == [.delivered] })
+        try await harness.waitUntil { $0 == [.delivered] }
         #expect(sink.delivered.map(\.id) == alerts.map(\.id))
     }
 
@@ -105,7 +108,7 @@ import Testing
         _ = try await harness.queue(1, to: ["recorder"])
         let task = Task { await harness.dispatcher.run() }
         defer { task.cancel() }
-        #expect(try await harness.waitUntil { $0 == [.dead] })
+        try await harness.waitUntil { $0 == [.dead] }
         #expect(try await harness.store.alerts(since: nil).first?.deliveries.first?.lastError == "HTTP 404")
         #expect(sink.attempts == 1)
     }
@@ -134,7 +137,7 @@ import Testing
             stuck.unblock()
             task.cancel()
         }
-        for _ in 0..<20_000 where healthy.delivered.count < 6 { await Task.yield() }
+        try await waitUntil("6 deliveries on the healthy sink (\(healthy.delivered.count) so far)") { healthy.delivered.count >= 6 }
         #expect(healthy.delivered.count == 6)
         #expect(stuck.delivered.isEmpty)
         #expect(stuck.attempts == 4, "at most 4 in flight per sink")
@@ -146,7 +149,7 @@ import Testing
         let harness = try Harness(sinks: ["recorder": sink])
         _ = try await harness.queue(1, to: ["recorder"])
         let task = Task { await harness.dispatcher.run(shutdownGrace: .seconds(10)) }
-        #expect(await waitForAttempts(sink, 1))
+        try await waitForAttempts(sink, 1)
         await harness.dispatcher.stop()
         sink.unblock()
         await task.value
@@ -167,7 +170,7 @@ import Testing
         let task = Task { await harness.dispatcher.run() }
         defer { task.cancel() }
 
-        #expect(try await harness.waitUntilDeliveries { $0.first?.lastError != nil })
+        try await harness.waitUntilDeliveries("a failed first attempt") { $0.first?.lastError != nil }
         let refused = try await harness.store.alerts(since: nil).flatMap(\.deliveries)
         #expect(refused.map(\.status) == [.pending])
         #expect(refused.first?.nextAttemptAt == Timestamp(seconds: 1_001), "retried after 1 s")
@@ -177,17 +180,13 @@ import Testing
         server.route("POST", "/hook") { _ in .status(204) }
         harness.wall.advance(seconds: 1)
         harness.doorbell.ring()
-        let requests = await server.waitForRequests(count: 1)
-        #expect(try await harness.waitUntil { $0 == [.delivered] })
+        let requests = try await server.waitForRequests(count: 1)
+        try await harness.waitUntil { $0 == [.delivered] }
         #expect(requests.map { $0.header("webhook-id") } == alerts.map(\.id))
         #expect(try await StandardWebhooksVerifier.verify(requests, secret: secret) == alerts.map { "ok \($0.id)" })
     }
 
-    func waitForAttempts(_ sink: RecordingSink, _ count: Int) async -> Bool {
-        for _ in 0..<100_000 {
-            if sink.attempts >= count { return true }
-            await Task.yield()
-        }
-        return false
+    func waitForAttempts(_ sink: RecordingSink, _ count: Int) async throws {
+        try await waitUntil("\(count) delivery attempt(s) on \(sink.identity) (\(sink.attempts) so far)") { sink.attempts >= count }
     }
 }

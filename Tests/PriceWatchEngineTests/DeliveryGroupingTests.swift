@@ -26,11 +26,11 @@ import Testing
         }
         // The group of the first alert closes 30 s after it was queued: the dispatcher sleeps
         // until then and sends nothing before.
-        #expect(await harness.clock.waitForSleepers(1))
+        try await harness.clock.waitForSleepers(1)
         #expect(sink.attempts == 0)
         harness.wall.advance(seconds: 20)
         harness.clock.advance(by: .seconds(30))
-        #expect(try await harness.waitUntil { $0 == Array(repeating: .delivered, count: 20) })
+        try await harness.waitUntil { $0 == Array(repeating: .delivered, count: 20) }
         #expect(sink.groups.map { $0.map(\.id) } == [alerts.map(\.id)], "one group, oldest first, each alert with its id")
         #expect(sink.attempts == 1)
     }
@@ -43,19 +43,15 @@ import Testing
         harness.wall.advance(seconds: 5)
         let task = Task { await harness.dispatcher.run() }
         defer { task.cancel() }
-        #expect(await waitForAttempts(sink, 1))
-        var deliveries: [Delivery] = []
-        for _ in 0..<20_000 {
-            deliveries = try await harness.store.alerts(since: nil).flatMap(\.deliveries)
-            if deliveries.allSatisfy({ $0.attempts == 1 }) { break }
-            await Task.yield()
-        }
+        try await waitForAttempts(sink, 1)
+        try await harness.waitUntilDeliveries("one attempt recorded on every delivery") { $0.allSatisfy { $0.attempts == 1 } }
+        let deliveries = try await harness.store.alerts(since: nil).flatMap(\.deliveries)
         #expect(deliveries.map(\.attempts) == [1, 1, 1])
         #expect(Set(deliveries.map(\.nextAttemptAt)) == [Timestamp(seconds: 1_006)])
         #expect(Set(deliveries.map(\.lastError)) == ["HTTP 503"])
         harness.wall.advance(seconds: 1)
         harness.doorbell.ring()
-        #expect(try await harness.waitUntil { $0 == [.delivered, .delivered, .delivered] })
+        try await harness.waitUntil { $0 == [.delivered, .delivered, .delivered] }
         #expect(sink.groups.count == 1)
         #expect(sink.attempts == 2)
     }
@@ -70,11 +66,11 @@ import Testing
             sink.unblock()
             task.cancel()
         }
-        #expect(await waitForAttempts(sink, 1))
+        try await waitForAttempts(sink, 1)
         for _ in 0..<1_000 { await Task.yield() }
         #expect(sink.attempts == 1)
         sink.unblock()
-        #expect(try await harness.waitUntil { $0 == [.delivered, .delivered, .delivered] })
+        try await harness.waitUntil { $0 == [.delivered, .delivered, .delivered] }
     }
 
     @Test func theSinksMaxAgeDecidesWhenRetriesStop() async throws {
@@ -85,10 +81,10 @@ import Testing
         _ = try await harness.queue(1, to: ["recorder"])
         let task = Task { await harness.dispatcher.run() }
         defer { task.cancel() }
-        #expect(await waitForAttempts(sink, 1))
+        try await waitForAttempts(sink, 1)
         harness.wall.advance(seconds: 1)
         harness.doorbell.ring()
-        #expect(try await harness.waitUntil { $0 == [.dead] })
+        try await harness.waitUntil { $0 == [.dead] }
         let dead = try await harness.store.alerts(since: nil).flatMap(\.deliveries)
         #expect(dead.first?.lastError?.hasPrefix("timeout (gave up after 2 attempt(s)") == true)
     }
@@ -106,9 +102,9 @@ import Testing
             stuck.unblock()
             task.cancel()
         }
-        for _ in 0..<50_000 where healthy.delivered.count < 2 { await Task.yield() }
+        try await waitUntil("2 deliveries on the healthy sink (\(healthy.delivered.count) so far)") { healthy.delivered.count >= 2 }
         #expect(healthy.delivered.map(\.id) == later.map(\.id))
-        #expect(await waitForAttempts(stuck, 4))
+        try await waitForAttempts(stuck, 4)
         for _ in 0..<1_000 { await Task.yield() }
         #expect(stuck.attempts == 4, "at most 4 in flight per sink by default")
     }
@@ -119,7 +115,7 @@ import Testing
         let harness = try Self.harness(["recorder": sink], settings: ["recorder": SinkDeliverySettings(concurrency: 1)])
         _ = try await harness.queue(1, to: ["recorder"])
         let task = Task { await harness.dispatcher.run(shutdownGrace: .seconds(10)) }
-        #expect(await waitForAttempts(sink, 1))
+        try await waitForAttempts(sink, 1)
         await harness.dispatcher.stop()
         _ = try await harness.queue(2, to: ["recorder"], startingAt: 100)
         sink.unblock()
@@ -128,11 +124,7 @@ import Testing
         #expect(try await harness.statuses() == [.delivered, .pending, .pending])
     }
 
-    func waitForAttempts(_ sink: RecordingSink, _ count: Int) async -> Bool {
-        for _ in 0..<100_000 {
-            if sink.attempts >= count { return true }
-            await Task.yield()
-        }
-        return false
+    func waitForAttempts(_ sink: RecordingSink, _ count: Int) async throws {
+        try await waitUntil("\(count) delivery attempt(s) on \(sink.identity) (\(sink.attempts) so far)") { sink.attempts >= count }
     }
 }

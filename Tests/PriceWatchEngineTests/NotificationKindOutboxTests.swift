@@ -36,7 +36,7 @@ struct PortfolioFill: NotificationContent {
             } catch {}   // cancelled: the requests came
         }
         defer { watchdog.cancel() }
-        let requests = await server.waitForRequests(count: count)
+        let requests = try await server.waitForRequests(count: count)
         try #require(requests.count >= count, "timed out waiting for \(count) webhook requests")
         return requests
     }

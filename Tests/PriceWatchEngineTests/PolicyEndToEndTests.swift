@@ -38,26 +38,16 @@ import Testing
         clock.advance(by: seconds - clock.now.offset)
     }
 
-    /// Yields until the poller sleeps on the manual clock. HTTP runs in real time (and the
-    /// machine may be busy), so this allows up to 10 s of it rather than a count of yields.
-    static func waitForSleeper(_ clock: ManualClock) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while ContinuousClock.now < deadline {
-            if clock.sleeperCount >= 1 { return true }
-            await Task.yield()
-        }
-        return false
-    }
 
     /// Waits until the poll sleeps on the clock, checks nothing is sent 1 ms before `delay`,
     /// then lets the delay pass and waits for the next request.
-    static func expectWait(_ delay: Duration, clock: ManualClock, server: LoopbackHTTPServer) async {
-        #expect(await Self.waitForSleeper(clock))
+    static func expectWait(_ delay: Duration, clock: ManualClock, server: LoopbackHTTPServer) async throws {
+        try await clock.waitForSleepers(1)
         let before = server.requests.count
         clock.advance(by: delay - .milliseconds(1))
         #expect(server.requests.count == before, "nothing is sent before \(delay)")
         clock.advance(by: .milliseconds(1))
-        await server.waitForRequests(count: before + 1)
+        try await server.waitForRequests(count: before + 1)
     }
 
     @Test func faultsNeverBecomeAlertsAndFailoverAndRecoveryFireEachCrossingOnce() async throws {
@@ -93,8 +83,8 @@ import Testing
 
         Self.move(clock, to: .seconds(60))                      // poll 2: 429, then 500, then HTML
         let poll2 = Task { await poller.pollOnce() }
-        await Self.expectWait(.seconds(5), clock: clock, server: primaryServer)          // Retry-After: 5
-        await Self.expectWait(.milliseconds(1_800), clock: clock, server: primaryServer) // 2 s less 20 % x 0.5
+        try await Self.expectWait(.seconds(5), clock: clock, server: primaryServer)          // Retry-After: 5
+        try await Self.expectWait(.milliseconds(1_800), clock: clock, server: primaryServer) // 2 s less 20 % x 0.5
         await poll2.value
         #expect(mirrorServer.requests.count == 1, "after three failed attempts the mirror serves")
 
@@ -134,11 +124,11 @@ import Testing
                                     clock: clock, wallClock: ManualWallClock().function, logger: F.logger,
                                     fallbacks: [.init(provider: mirror)], settings: Self.settings(), random: { 0 })
         let poll = Task { await poller.pollOnce() }
-        #expect(await Self.waitForSleeper(clock))
+        try await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(999))
         #expect(clock.sleeperCount == 1, "the first retry waits the full second")
         clock.advance(by: .milliseconds(1))
-        #expect(await Self.waitForSleeper(clock))
+        try await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(1_999))
         #expect(clock.sleeperCount == 1, "the second retry waits 2 s")
         clock.advance(by: .milliseconds(1))

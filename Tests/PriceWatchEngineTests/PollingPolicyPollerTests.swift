@@ -27,13 +27,9 @@ import Testing
         return settings
     }
 
-    /// Yields until `provider` has been called `count` times.
-    static func waitForCalls(_ provider: FaultyProvider, _ count: Int) async -> Bool {
-        for _ in 0..<100_000 {
-            if provider.calls.count >= count { return true }
-            await Task.yield()
-        }
-        return false
+    /// Waits until `provider` has been called `count` times.
+    static func waitForCalls(_ provider: FaultyProvider, _ count: Int) async throws {
+        try await waitUntil("\(count) call(s) of the provider (\(provider.calls.count) so far)") { provider.calls.count >= count }
     }
 
     static func alerts(_ store: SQLiteAlertStore) async throws -> [Alert] {
@@ -50,12 +46,12 @@ import Testing
         let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), consumers: [evaluator], clock: clock,
                                     wallClock: ManualWallClock().function, logger: F.logger, settings: Self.settings(), random: { 0.5 })
         let poll = Task { await poller.pollOnce() }
-        #expect(await clock.waitForSleepers(1))
+        try await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(899))
         #expect(provider.calls.count == 1, "1 s less 20 % jitter x 0.5 = 900 ms, not earlier")
         clock.advance(by: .milliseconds(1))
-        #expect(await Self.waitForCalls(provider, 2))
-        #expect(await clock.waitForSleepers(1))
+        try await Self.waitForCalls(provider, 2)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(1_799))
         #expect(provider.calls.count == 2)
         clock.advance(by: .milliseconds(1))
@@ -72,7 +68,7 @@ import Testing
         let poller = ProviderPoller(provider: provider, symbols: ["AAPL"], interval: .seconds(60), consumers: [evaluator], clock: clock,
                                     wallClock: ManualWallClock().function, logger: F.logger, settings: Self.settings(), random: { 0.9 })
         let poll = Task { await poller.pollOnce() }
-        #expect(await clock.waitForSleepers(1))
+        try await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(6_999))
         #expect(provider.calls.count == 1)
         clock.advance(by: .milliseconds(1))
@@ -90,10 +86,10 @@ import Testing
         let task = Task { await poller.run() }
         defer { task.cancel() }
         for _ in 1...3 {
-            #expect(await clock.waitForSleepers(1))
+            try await clock.waitForSleepers(1)
             clock.advance(by: .seconds(60))
         }
-        #expect(await Self.waitForCalls(provider, 2))
+        try await Self.waitForCalls(provider, 2)
         #expect(provider.callTimes == [.zero, .seconds(180)], "no request at 60 s or 120 s, within Retry-After; none retried")
     }
 
@@ -106,12 +102,12 @@ import Testing
                                     settings: Self.settings(attempts: 5, initial: .seconds(6), jitter: 0))
         let task = Task { await poller.run() }
         defer { task.cancel() }
-        #expect(await clock.waitForSleepers(1))
+        try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(6)) // the retry at 6 s fails; 6 + 12 s is past the next poll at 10 s: dropped
-        #expect(await Self.waitForCalls(provider, 2))
-        #expect(await clock.waitForSleepers(1))
+        try await Self.waitForCalls(provider, 2)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(4))
-        #expect(await Self.waitForCalls(provider, 3))
+        try await Self.waitForCalls(provider, 3)
         #expect(provider.callTimes == [.zero, .seconds(6), .seconds(10)])
     }
 
@@ -137,13 +133,13 @@ import Testing
                                     consumers: [evaluator], clock: clock, wallClock: ManualWallClock().function, logger: F.logger,
                                     limiter: limiter)
         let poll = Task { await poller.pollOnce() }
-        #expect(await Self.waitForCalls(provider, 1))
-        #expect(await clock.waitForSleepers(1))
+        try await Self.waitForCalls(provider, 1)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(1_999))
         #expect(provider.calls.count == 1)
         clock.advance(by: .milliseconds(1))
-        #expect(await Self.waitForCalls(provider, 2))
-        #expect(await clock.waitForSleepers(1))
+        try await Self.waitForCalls(provider, 2)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(2))
         await poll.value
         #expect(provider.calls.map(\.symbols) == [["A", "B"], ["C", "D"], ["E", "F"]], "batches as large as the provider takes")
@@ -362,24 +358,24 @@ import Testing
         let task = Task { try await service.run() }
         defer { task.cancel() }
         // feed's first batch fails at 0 s; the fallback takes A at once and B 10 s later (its own limit).
-        #expect(await PollingPolicyPollerTests.waitForCalls(backup, 1))
-        #expect(await clock.waitForSleepers(1))
+        try await PollingPolicyPollerTests.waitForCalls(backup, 1)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(9_999))
         #expect(backup.calls.count == 1)
         clock.advance(by: .milliseconds(1))
-        #expect(await PollingPolicyPollerTests.waitForCalls(backup, 2))
+        try await PollingPolicyPollerTests.waitForCalls(backup, 2)
         #expect(backup.calls.map(\.symbols) == [["A"], ["B"]])
         #expect(backup.callTimes == [.zero, .seconds(10)])
         #expect(primary.calls.map(\.symbols) == [["A"]])
         // At the next poll feed answers again; its two requests are 2 s apart.
-        #expect(await clock.waitForSleepers(1))
+        try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(50))
-        #expect(await PollingPolicyPollerTests.waitForCalls(primary, 2))
-        #expect(await clock.waitForSleepers(1))
+        try await PollingPolicyPollerTests.waitForCalls(primary, 2)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(1_999))
         #expect(primary.calls.count == 2)
         clock.advance(by: .milliseconds(1))
-        #expect(await PollingPolicyPollerTests.waitForCalls(primary, 3))
+        try await PollingPolicyPollerTests.waitForCalls(primary, 3)
         #expect(primary.callTimes == [.zero, .seconds(60), .seconds(62)])
     }
 }

@@ -14,13 +14,11 @@ import Testing
         QuoteStreamTests.RecordingConsumer()
     }
 
-    /// Waits (by yielding, not sleeping) until `provider` has been called `count` times.
-    static func waitForCalls(_ provider: ScriptedProvider, _ count: Int) async -> Bool {
-        for _ in 0..<100_000 {
-            if provider.calls.count >= count { return true }
-            await Task.yield()
+    /// Waits until `provider` has been called `count` times.
+    static func waitForCalls(_ provider: ScriptedProvider, _ count: Int) async throws {
+        try await waitUntil("\(count) call(s) of provider \(provider.name) (\(provider.calls.count) so far)") {
+            provider.calls.count >= count
         }
-        return false
     }
 
     @Test func pollsImmediatelyThenEveryIntervalWithoutDrift() async throws {
@@ -31,16 +29,16 @@ import Testing
                                     clock: clock, wallClock: ManualWallClock().function, logger: F.logger)
         let task = Task { await poller.run() }
         defer { task.cancel() }
-        #expect(await Self.waitForCalls(provider, 1))
-        #expect(await clock.waitForSleepers(1))
+        try await Self.waitForCalls(provider, 1)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(59))
         #expect(provider.calls.count == 1, "not before the interval")
         clock.advance(by: .seconds(1))
-        #expect(await Self.waitForCalls(provider, 2))
+        try await Self.waitForCalls(provider, 2)
         // Ticks stay on the grid start + k * interval: the next one is at 120 s.
-        #expect(await clock.waitForSleepers(1))
+        try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(60))
-        #expect(await Self.waitForCalls(provider, 3))
+        try await Self.waitForCalls(provider, 3)
         #expect(provider.calls.allSatisfy { $0 == ["AAPL"] })
     }
 
@@ -53,15 +51,15 @@ import Testing
         provider.hang()
         let task = Task { await poller.run() }
         defer { task.cancel() }
-        #expect(await Self.waitForCalls(provider, 1))
+        try await Self.waitForCalls(provider, 1)
         clock.advance(by: .seconds(35)) // the poll takes 35 s: ticks at 10, 20, 30 are missed
         provider.release()
-        #expect(await clock.waitForSleepers(1))
+        try await clock.waitForSleepers(1)
         #expect(provider.calls.count == 1, "no burst of catch-up polls")
         clock.advance(by: .seconds(4)) // 39 s: still before the next grid tick at 40 s
         #expect(provider.calls.count == 1)
         clock.advance(by: .seconds(1))
-        #expect(await Self.waitForCalls(provider, 2))
+        try await Self.waitForCalls(provider, 2)
     }
 
     @Test func oneProvidersSlownessNeverDelaysAnother() async throws {
@@ -81,11 +79,11 @@ import Testing
             slow.release()
             task.cancel()
         }
-        #expect(await Self.waitForCalls(slow, 1))
+        try await Self.waitForCalls(slow, 1)
         for round in 1...3 {
-            #expect(await clock.waitForSleepers(1))
+            try await clock.waitForSleepers(1)
             clock.advance(by: .seconds(10))
-            #expect(await Self.waitForCalls(fast, round + 1))
+            try await Self.waitForCalls(fast, round + 1)
         }
         #expect(slow.calls.count == 1, "the slow provider is still in its first poll")
     }

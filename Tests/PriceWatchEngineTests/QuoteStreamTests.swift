@@ -75,7 +75,7 @@ import Testing
         #expect(polls.map { $0.quotes.map(\.price) } == [[F.decimal("99")], [F.decimal("101")]])
         #expect(polls[1].quotes.first?.time == Timestamp(milliseconds: PolicyEndToEndTests.sessionStart + 60_000))
 
-        let requests = await receiver.waitForRequests(count: 1)
+        let requests = try await receiver.waitForRequests(count: 1)
         let delivered = try #require(requests.first, "the evaluator's alert reaches the webhook receiver within the deadline")
         let body = String(decoding: delivered.body, as: UTF8.self)
         #expect(body.contains(#""rule":"btc-above-100""#), "the webhook carries the alert: \(body)")

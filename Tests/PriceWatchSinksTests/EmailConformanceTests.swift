@@ -33,8 +33,8 @@ import Testing
             return EmailSink(name: "ops", settings: settings, transport: CurlMailTransport(), now: ManualWallClock().function)
         }
 
-        func waitUntilReceiving() async {
-            await server.withLock { $0 }?.waitForConnection()
+        func waitUntilReceiving() async throws {
+            try await server.withLock { $0 }?.waitForConnection()
         }
 
         func receivedAlertIDs() async -> [String] {

@@ -5,8 +5,9 @@ import Synchronization
 /// A real SMTP server (`Tests/Fixtures/smtp/smtp_server.py`, on Debian's python3-aiosmtpd)
 /// on a free loopback port, started for one test and stopped when the test lets go of it.
 ///
-/// Waiting is for events (the READY line, a connection, a message file) with a deadline only
-/// a broken setup reaches; nothing waits for time to pass.
+/// Waiting is for events (the READY line, a connection) through ``waitFor(_:timeout:_:)``; a
+/// missed event fails the test naming it. The process is started with ``TestProcesses`` and
+/// killed when the test lets go of the server.
 final class EmailTestServer: Sendable {
     /// How the server speaks; see the script's documentation.
     enum Mode: String, Sendable {
@@ -65,27 +66,29 @@ final class EmailTestServer: Sendable {
             }
             lines.append(String(decoding: data, as: UTF8.self))
         }
-        try process.run()
+        try TestProcesses.launch(process)
         self.process = process
         self.input = input
         self.lines = lines
 
-        var port: Int?
-        let end = Date().addingTimeInterval(60)
-        while port == nil && Date() < end && process.isRunning {
-            port = lines.state.withLock { $0 }.first { $0.hasPrefix("READY ") }.flatMap { Int($0.dropFirst(6)) }
-            if port == nil { try await Task.sleep(for: .milliseconds(20)) }
+        let what = "the SMTP test server's READY line (is python3-aiosmtpd installed? scripts/setup installs it)"
+        do {
+            port = try await waitFor(what) {
+                if let port = lines.state.withLock({ $0 }).first(where: { $0.hasPrefix("READY ") }).flatMap({ Int($0.dropFirst(6)) }) {
+                    return port
+                }
+                if !process.isRunning { throw WaitAbandoned(what: what, reason: "it exited with status \(process.terminationStatus)") }
+                return nil
+            }
+        } catch {
+            TestProcesses.terminate(process)
+            throw error
         }
-        guard let port else {
-            process.terminate()
-            throw ServerError(description: "the SMTP test server did not start (is python3-aiosmtpd installed? scripts/setup installs it)")
-        }
-        self.port = port
     }
 
     deinit {
         try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
+        TestProcesses.terminate(process)
         try? FileManager.default.removeItem(atPath: directory.path)
     }
 
@@ -96,12 +99,9 @@ final class EmailTestServer: Sendable {
     /// `smtp://127.0.0.1:PORT` (or `smtps://` for implicit TLS).
     var url: String { "\(mode == .implicitTLS ? "smtps" : "smtp")://127.0.0.1:\(port)" }
 
-    /// Returns once a client has connected (``Mode/hang``).
-    func waitForConnection() async {
-        let end = Date().addingTimeInterval(60)
-        while Date() < end && !lines.state.withLock({ $0.contains("CONNECTION") }) {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+    /// Returns once a client has connected (``Mode/hang``); throws after the deadline.
+    func waitForConnection() async throws {
+        try await waitUntil("a connection to the SMTP test server") { lines.state.withLock { $0.contains("CONNECTION") } }
     }
 
     /// Every message received so far, in order.

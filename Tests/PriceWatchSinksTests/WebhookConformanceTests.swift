@@ -49,9 +49,9 @@ import Testing
                 transport: transport, wallClock: ManualWallClock().function)
         }
 
-        func waitUntilReceiving() async {
+        func waitUntilReceiving() async throws {
             guard let receiver = server.withLock({ $0 }) else { return }
-            await receiver.waitForRequests(count: 1)
+            try await receiver.waitForRequests(count: 1)
         }
 
         func receivedAlertIDs() async -> [String] {

@@ -35,30 +35,30 @@ import Testing
             removing: ["WATCHDOG_PID", "JOURNAL_STREAM"])
 
         // Start: a status while loading, READY with the summary, a status after polls, pings.
-        #expect(await socket.waitFor { Self.count($0, "READY=1") == 1 }, "\(daemon.errorOutput)")
-        #expect(await socket.waitFor { messages in
+        try await socket.waitFor("the first READY=1 (stderr: \(daemon.errorOutput.suffix(500)))") { Self.count($0, "READY=1") == 1 }
+        try await socket.waitFor("a status with the last poll and two pings after READY=1") { messages in
             let ready = Self.index(messages, of: "READY=1") ?? messages.count
             return messages[ready...].contains { $0.hasPrefix("STATUS=") && $0.contains("last poll") }
                 && Self.count(Array(messages[ready...]), "WATCHDOG=1") >= 2
-        }, "\(socket.messages)")
+        }
 
         // A valid reload: RELOADING with MONOTONIC_USEC from this boot's monotonic clock, then READY.
         try demo.prepareReload(valid: true)
         let before = ServiceNotifier.monotonicMicroseconds()
         daemon.signal(SIGHUP)
-        #expect(await socket.waitFor { Self.count($0, "READY=1") == 2 }, "\(socket.messages)")
+        try await socket.waitFor("READY=1 after the valid reload") { Self.count($0, "READY=1") == 2 }
         let after = ServiceNotifier.monotonicMicroseconds()
 
         // A rejected reload: RELOADING, then READY again with a status that says so.
         try demo.prepareReload(valid: false)
         daemon.signal(SIGHUP)
-        #expect(await socket.waitFor { Self.count($0, "READY=1") == 3 }, "\(socket.messages)")
+        try await socket.waitFor("READY=1 after the rejected reload") { Self.count($0, "READY=1") == 3 }
         let pingsSoFar = Self.count(socket.messages, "WATCHDOG=1")
-        #expect(await socket.waitFor { Self.count($0, "WATCHDOG=1") >= pingsSoFar + 2 }, "pings stopped after the reloads")
+        try await socket.waitFor("two pings after the reloads") { Self.count($0, "WATCHDOG=1") >= pingsSoFar + 2 }
 
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit() == 0, "\(daemon.errorOutput)")
-        #expect(await socket.waitFor { Self.count($0, "STOPPING=1") == 1 }, "\(socket.messages)")
+        #expect(try await daemon.waitForExit() == 0, "\(daemon.errorOutput)")
+        try await socket.waitFor("STOPPING=1") { Self.count($0, "STOPPING=1") == 1 }
 
         let messages = socket.messages
         let lifecycle = messages.filter { !($0 == "WATCHDOG=1" || ($0.hasPrefix("STATUS=") && !$0.contains("\n"))) }
@@ -101,10 +101,10 @@ import Testing
             removing: ["JOURNAL_STREAM"])
         // The daemon runs for two polls, five ping periods (it alerts on the second), and stops
         // cleanly, yet no ping was sent.
-        #expect(await socket.waitFor { _ in daemon.output.contains("x-crosses-15") }, "\(daemon.errorOutput)")
+        try await waitUntil("the alert of x-crosses-15 (stderr: \(daemon.errorOutput.suffix(500)))") { daemon.output.contains("x-crosses-15") }
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit() == 0)
-        #expect(await socket.waitFor { Self.count($0, "STOPPING=1") == 1 })
+        #expect(try await daemon.waitForExit() == 0)
+        try await socket.waitFor("STOPPING=1") { Self.count($0, "STOPPING=1") == 1 }
         #expect(Self.count(socket.messages, "WATCHDOG=1") == 0, "\(socket.messages)")
     }
 
@@ -115,8 +115,8 @@ import Testing
         defer { socket.close() }
         let daemon = try ChildProcess(CommandRunner.executable, ["run", "--config", "pricewatch.toml"], in: demo.path,
                                       environment: ["NOTIFY_SOCKET": socket.path], removing: ["JOURNAL_STREAM"])
-        #expect(await daemon.waitForExit() == 78)
-        #expect(await socket.waitFor { $0.count == 2 })
+        #expect(try await daemon.waitForExit() == 78)
+        try await socket.waitFor("two status messages") { $0.count == 2 }
         #expect(socket.messages == ["STATUS=loading the configuration",
                                     "STATUS=invalid configuration in pricewatch.toml; not starting"])
     }

@@ -28,10 +28,12 @@ import Testing
         defer { socket.close() }
         let daemon = try ChildProcess(CommandRunner.executable, ["run", "--config", "pricewatch.toml", "--log-target", "stderr"],
                                       in: demo.path, environment: ["NOTIFY_SOCKET": socket.path], removing: ["JOURNAL_STREAM"])
-        #expect(await daemon.waitForExit() == 65, "\(daemon.errorOutput)")
+        #expect(try await daemon.waitForExit() == 65, "\(daemon.errorOutput)")
         #expect(daemon.errorOutput.contains("the state database is unusable; pricewatch stops (exit status 65)"), "\(daemon.errorOutput)")
         #expect(daemon.errorOutput.contains(expected), "\(daemon.errorOutput)")
-        #expect(await socket.waitFor { $0.contains { $0.hasPrefix("STATUS=stopped: state database ") } }, "\(socket.messages)")
+        try await socket.waitFor("STATUS=stopped: state database … (messages: \(socket.messages))") {
+            $0.contains { $0.hasPrefix("STATUS=stopped: state database ") }
+        }
         #expect(!socket.messages.contains("READY=1"), "never reported ready: \(socket.messages)")
     }
 

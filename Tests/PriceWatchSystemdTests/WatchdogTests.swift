@@ -80,37 +80,37 @@ import Testing
         /// Advances in 10 s steps to `seconds`, `quick` progressing at each step and `stuck`
         /// at the times listed, and lets the pinger check whenever it is due.
         var now = 0
-        func run(to seconds: Int, stuckProgressesAt: Set<Int> = []) async {
+        func run(to seconds: Int, stuckProgressesAt: Set<Int> = []) async throws {
             while now < seconds {
-                #expect(await clock.waitForSleepers(1))
+                try await clock.waitForSleepers(1)
                 clock.advance(by: .seconds(10))
                 now += 10
                 monitor.progressed("quick")
                 if stuckProgressesAt.contains(now) { monitor.progressed("stuck") }
-                #expect(await clock.waitForSleepers(1))
+                try await clock.waitForSleepers(1)
             }
         }
 
-        #expect(await clock.waitForSleepers(1))
+        try await clock.waitForSleepers(1)
         #expect(recorder.all == [.ping], "the first ping goes out at once")
-        await run(to: 180, stuckProgressesAt: [60])
+        try await run(to: 180, stuckProgressesAt: [60])
         #expect(recorder.all == Array(repeating: .ping, count: 7), "t = 0, 30, ..., 180")
-        await run(to: 210)
+        try await run(to: 210)
         #expect(recorder.all.last == .stalled(["stuck"]))
-        await run(to: 400)
+        try await run(to: 400)
         #expect(recorder.pings == 7, "no ping while stuck")
         #expect(recorder.all.filter { $0 == .stalled(["stuck"]) }.count == 1, "the stall is reported once")
-        await run(to: 420, stuckProgressesAt: [410])
+        try await run(to: 420, stuckProgressesAt: [410])
         #expect(recorder.all.suffix(2) == [.recovered, .ping], "t = 420: the first check after the recovery")
         #expect(recorder.pings == 8)
     }
 
-    @Test func cancellingThePingerEndsIt() async {
+    @Test func cancellingThePingerEndsIt() async throws {
         let clock = ManualClock()
         let monitor = WatchdogMonitor(clock: clock)
         let recorder = Recorder()
         let task = Task { await WatchdogPinger(monitor: monitor, clock: clock, period: .seconds(1), ping: { recorder.record(.ping) }).run() }
-        #expect(await clock.waitForSleepers(1))
+        try await clock.waitForSleepers(1)
         task.cancel()
         await task.value
         #expect(recorder.pings == 1)

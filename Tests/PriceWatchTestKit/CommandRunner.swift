@@ -22,9 +22,10 @@ public enum CommandRunner {
         return RepositoryFiles.path(".build/debug/pricewatch")
     }
 
-    /// Runs `pricewatch` with `arguments` in `directory` and waits for it to exit.
+    /// Runs `pricewatch` with `arguments` in `directory` and waits for it to exit. A command
+    /// still running after `timeout` is killed and the call throws ``WaitTimedOut``.
     public static func run(_ arguments: [String], in directory: String = RepositoryFiles.root,
-                           environment: [String: String] = [:]) throws -> Result {
+                           environment: [String: String] = [:], timeout: Duration = defaultWaitTimeout) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -37,7 +38,19 @@ public enum CommandRunner {
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try TestProcesses.launch(process)
+        defer { TestProcesses.terminate(process) }
+        // A watchdog thread (not a dispatch timer: hundreds of pending ones were seen to crash
+        // libdispatch's event loop) kills the command when the deadline passes.
+        let timedOut = Flag()
+        let exited = DispatchSemaphore(value: 0)
+        defer { exited.signal() }
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        Thread {
+            guard exited.wait(timeout: .now() + seconds) == .timedOut, process.isRunning else { return }
+            timedOut.value.store(true, ordering: .relaxed)
+            TestProcesses.terminate(process)
+        }.start()
         // Read both pipes to the end before waiting, so a large output never blocks the child.
         let errorData = Mutex(Data())
         let errorRead = DispatchGroup()
@@ -49,8 +62,15 @@ public enum CommandRunner {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         errorRead.wait()
+        if timedOut.value.load(ordering: .relaxed) {
+            throw WaitTimedOut(what: "pricewatch \(arguments.joined(separator: " ")) to exit (killed)", timeout: timeout)
+        }
         return Result(status: process.terminationStatus,
                       standardOutput: String(decoding: outputData, as: UTF8.self),
                       standardError: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+    }
+
+    private final class Flag: Sendable {
+        let value = Atomic(false)
     }
 }

@@ -31,7 +31,9 @@ import Synchronization
 /// Unrouted requests go to the handler given to `init(handler:)`, or get a 404. Connection
 /// refused: ``stop()`` a server and use its ``baseURL`` (the port is closed when `stop` returns);
 /// recovery: start a new server with `init(port:handler:)` on that port.
-/// Waiting is by event: ``waitForRequests(count:)`` returns once that many requests arrived.
+/// Waiting is by event with a deadline: ``waitForRequests(count:timeout:)`` returns once that
+/// many requests arrived, and fails the test (throws) if they do not arrive in time or the
+/// server stops first.
 public final class LoopbackHTTPServer: Sendable {
     public typealias Handler = @Sendable (RecordedRequest) -> LoopbackResponse
 
@@ -87,15 +89,23 @@ public final class LoopbackHTTPServer: Sendable {
     /// The requests received so far on `path`.
     public func requests(path: String) -> [RecordedRequest] { core.requests.filter { $0.path == path } }
 
-    /// Suspends until at least `count` requests have arrived (or the server stopped) and
-    /// returns all of them.
+    /// Waits until at least `count` requests have arrived and returns all of them. Throws
+    /// ``WaitTimedOut`` when they have not arrived within `timeout`, and ``WaitAbandoned`` at
+    /// once when the server is stopped before they arrived.
     @discardableResult
-    public func waitForRequests(count: Int) async -> [RecordedRequest] {
-        await core.waitForRequests(count: count)
+    public func waitForRequests(count: Int, timeout: Duration = defaultWaitTimeout) async throws -> [RecordedRequest] {
+        let what = { [core] in "\(count) request(s) at 127.0.0.1:\(core.port) (\(core.requests.count) arrived: \(core.requests.map(\.path)))" }
+        return try await waitFor(what(), timeout: timeout) { [core] in
+            let (requests, stopped) = core.snapshot
+            if requests.count >= count { return requests }
+            if stopped { throw WaitAbandoned(what: what(), reason: "the server was stopped") }
+            return nil
+        }
     }
 
     /// Stops accepting (connections to ``port`` are refused once this returns), closes every
-    /// connection, releases held (`.hang`, gated) answers and wakes every waiter. Idempotent.
+    /// connection and releases held (`.hang`, gated) answers; a test waiting for requests fails.
+    /// Idempotent.
     public func stop() {
         core.stop()
     }

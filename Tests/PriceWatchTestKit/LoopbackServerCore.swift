@@ -12,16 +12,10 @@ import Synchronization
 final class LoopbackServerCore: Sendable {
     typealias Handler = @Sendable (RecordedRequest) -> LoopbackResponse
 
-    private struct Waiter {
-        let count: Int
-        let continuation: CheckedContinuation<[RecordedRequest], Never>
-    }
-
     private struct State {
         var routes: [String: Handler] = [:]
         var fallback: Handler?
         var requests: [RecordedRequest] = []
-        var waiters: [Waiter] = []
         var sockets: Set<Int32> = []
         var gates: [LoopbackGate] = []
         var stopped = false
@@ -94,27 +88,15 @@ final class LoopbackServerCore: Sendable {
 
     var requests: [RecordedRequest] { state.withLock { $0.requests } }
 
-    func waitForRequests(count: Int) async -> [RecordedRequest] {
-        await withCheckedContinuation { continuation in
-            let ready: [RecordedRequest]? = state.withLock { state in
-                if state.requests.count >= count || state.stopped { return state.requests }
-                state.waiters.append(Waiter(count: count, continuation: continuation))
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
-    }
+    /// The requests so far and whether the server has stopped, read together.
+    var snapshot: (requests: [RecordedRequest], stopped: Bool) { state.withLock { ($0.requests, $0.stopped) } }
 
-    /// Records `request`, wakes whoever waits for it, and asks the handler for the answer.
+    /// Records `request` and asks the handler for the answer.
     func respond(to request: RecordedRequest) -> LoopbackResponse {
-        let (handler, woken, snapshot) = state.withLock { state -> (Handler?, [Waiter], [RecordedRequest]) in
+        let handler = state.withLock { state -> Handler? in
             state.requests.append(request)
-            let woken = state.waiters.filter { state.requests.count >= $0.count }
-            state.waiters.removeAll { state.requests.count >= $0.count }
-            let handler = state.routes[request.method.uppercased() + " " + request.path] ?? state.fallback
-            return (handler, woken, state.requests)
+            return state.routes[request.method.uppercased() + " " + request.path] ?? state.fallback
         }
-        for waiter in woken { waiter.continuation.resume(returning: snapshot) }
         guard let handler else {
             return .text("no route for \(request.method) \(request.path)", status: 404)
         }
@@ -180,19 +162,16 @@ final class LoopbackServerCore: Sendable {
     }
 
     /// Stops accepting (the port refuses connections when this returns), ends every open
-    /// connection, releases held answers and wakes every waiter.
+    /// connection and releases held answers.
     func stop() {
-        let (gates, waiters, snapshot, alreadyStopped) = state.withLock { state in
+        let (gates, alreadyStopped) = state.withLock { state in
             let already = state.stopped
             state.stopped = true
             // Shut down (not close) under the lock: the connection thread closes its socket only
             // after `forget`, which takes this lock, so the number cannot have been reused.
             for socket in state.sockets { shutdown(socket, Int32(SHUT_RDWR)) }
-            defer {
-                state.gates = []
-                state.waiters = []
-            }
-            return (state.gates, state.waiters, state.requests, already)
+            defer { state.gates = [] }
+            return (state.gates, already)
         }
         guard !alreadyStopped else {
             acceptLoopEnded.wait()
@@ -200,7 +179,6 @@ final class LoopbackServerCore: Sendable {
         }
         stoppedGate.open()
         gates.forEach { $0.open() }
-        waiters.forEach { $0.continuation.resume(returning: snapshot) }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
         acceptLoopEnded.wait()

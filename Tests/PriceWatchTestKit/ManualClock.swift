@@ -76,14 +76,12 @@ public final class ManualClock: Clock, Sendable {
     /// How many tasks are asleep on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
-    /// Yields until at least `count` tasks sleep on this clock (the code under test has
-    /// reached its next wait). Gives up after many yields, so a broken test fails instead of
-    /// hanging.
-    public func waitForSleepers(_ count: Int = 1) async -> Bool {
-        for _ in 0..<100_000 {
-            if sleeperCount >= count { return true }
-            await Task.yield()
+    /// Waits until at least `count` tasks sleep on this clock (the code under test has
+    /// reached its next wait); throws ``WaitTimedOut`` after `timeout` of real time, so a broken
+    /// test fails instead of hanging.
+    public func waitForSleepers(_ count: Int = 1, timeout: Duration = defaultWaitTimeout) async throws {
+        try await waitUntil("\(count) task(s) asleep on the manual clock (\(sleeperCount) asleep)", timeout: timeout) {
+            sleeperCount >= count
         }
-        return false
     }
 }

@@ -3,8 +3,9 @@ import Synchronization
 
 /// A `pricewatch run` process whose output a test watches line by line.
 ///
-/// Waiting is always for an event (a line to appear, the process to exit) with a generous
-/// deadline that only a broken build would reach; no test waits for time to pass.
+/// Waiting is always for an event (a line to appear, the process to exit) through
+/// ``waitFor(_:timeout:_:)``: a missed event fails the test naming it, never hangs it. The
+/// process is started with ``TestProcesses`` and killed when the test lets go of it.
 public final class RunningDaemon: Sendable {
     private let process: Process
     private let lines = LineBuffer()
@@ -27,8 +28,10 @@ public final class RunningDaemon: Sendable {
         let lines = self.lines
         output.fileHandleForReading.readabilityHandler = Self.lineReader { line in lines.withLock { $0.output.append(line) } }
         error.fileHandleForReading.readabilityHandler = Self.lineReader { line in lines.withLock { $0.error.append(line) } }
-        try process.run()
+        try TestProcesses.launch(process)
     }
+
+    deinit { TestProcesses.terminate(process) }
 
     private static func lineReader(_ emit: @escaping @Sendable (String) -> Void) -> @Sendable (FileHandle) -> Void {
         let partial = Mutex(Data())
@@ -55,33 +58,44 @@ public final class RunningDaemon: Sendable {
     public var errorLines: [String] { lines.withLock { $0.error } }
     public var isRunning: Bool { process.isRunning }
 
-    /// Waits until `condition` holds on the output lines; false if the process exits or the
-    /// deadline passes first.
-    public func waitForOutput(deadline seconds: Double = 60, _ condition: ([String]) -> Bool) async -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
+    /// Waits until `condition` holds on the output lines; throws ``WaitTimedOut`` naming
+    /// `what` (with the last lines of standard error) if the deadline passes, and fails at
+    /// once if the process exits first.
+    public func waitForOutput(_ what: String, timeout: Duration = defaultWaitTimeout,
+                              _ condition: ([String]) -> Bool) async throws {
+        try await waitUntil("\(what) on the daemon's standard output; standard error ends: \(errorTail)", timeout: timeout) {
             if condition(outputLines) { return true }
-            if !process.isRunning { return condition(outputLines) }
-            try? await Task.sleep(for: .milliseconds(20))
+            if !process.isRunning {
+                guard condition(outputLines) else {
+                    throw WaitAbandoned(what: "\(what) on the daemon's standard output",
+                                        reason: "it exited with status \(process.terminationStatus); standard error ends: \(errorTail)")
+                }
+                return true
+            }
+            return false
         }
-        return condition(outputLines)
     }
 
     /// Sends `signal` and waits for the process to exit; returns its status.
-    public func stop(signal: Int32 = SIGTERM, deadline seconds: Double = 30) async -> Int32? {
+    public func stop(signal: Int32 = SIGTERM, timeout: Duration = defaultWaitTimeout) async throws -> Int32 {
         kill(process.processIdentifier, signal)
-        return await waitForExit(deadline: seconds)
+        return try await waitForExit(timeout: timeout)
     }
 
     public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
-    public func waitForExit(deadline seconds: Double = 30) async -> Int32? {
-        let end = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < end { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            return nil
+    /// Waits for the process to exit and returns its status; when the deadline passes it kills
+    /// the process and throws.
+    public func waitForExit(timeout: Duration = defaultWaitTimeout) async throws -> Int32 {
+        do {
+            try await waitUntil("the daemon to exit; standard error ends: \(errorTail)", timeout: timeout) { !process.isRunning }
+        } catch {
+            TestProcesses.terminate(process)
+            throw error
         }
+        TestProcesses.forget(process)
         return process.terminationStatus
     }
+
+    private var errorTail: [String] { errorLines.suffix(5) }
 }

@@ -31,15 +31,7 @@ public enum StandardWebhooksVerifier {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
+        let status = try await TestProcesses.run(process, "the Standard Webhooks verifier")
         let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .split(separator: "\n").map(String.init)
         let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

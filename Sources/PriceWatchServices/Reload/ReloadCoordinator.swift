@@ -28,9 +28,15 @@ public final class ReloadCoordinator: Service {
     private let wallClock: @Sendable () -> Timestamp
     private let load: Load
 
+    private let announcesReady: Bool
+
     /// - Parameter subscribers: in the order they pause, apply and resume.
+    /// - Parameter announcesReady: whether ``run()`` reports the initial READY itself; the
+    ///   daemon reports it before any service starts instead, so READY never comes after a poll.
     public init(initial: ServiceSetup, subscribers: [any ConfigurationSubscriber], reloadRequests: AsyncStream<Void>,
-                observer: any DaemonObserver, logger: Logger, wallClock: @escaping @Sendable () -> Timestamp, load: @escaping Load) {
+                observer: any DaemonObserver, logger: Logger, wallClock: @escaping @Sendable () -> Timestamp,
+                announcesReady: Bool = true, load: @escaping Load) {
+        self.announcesReady = announcesReady
         self.initial = initial
         self.subscribers = subscribers
         self.reloadRequests = reloadRequests
@@ -53,7 +59,9 @@ public final class ReloadCoordinator: Service {
 
     private func serveRequests() async {
         var running = initial
-        observer.ready(summary: ConfigurationSummary.line(running.configuration), pollers: running.pollSchedule)
+        if announcesReady {
+            observer.ready(summary: ConfigurationSummary.line(running.configuration), pollers: running.pollSchedule)
+        }
         for await _ in reloadRequests {
             observer.reloading()
             guard let loaded = await loadAbandonably(running) else { return }

@@ -10,7 +10,7 @@ set -euo pipefail
 binary=$1
 config=$2
 cd "$config"
-"$binary" run --config pricewatch.toml --log-target journal > stdout.log 2> stderr.log &
+setpriv --pdeathsig KILL "$binary" run --config pricewatch.toml --log-target journal > stdout.log 2> stderr.log &
 daemon=$!
 trap 'kill -9 "$daemon" 2>/dev/null || true' EXIT
 for _ in $(seq 1 1200); do

@@ -31,7 +31,7 @@ wait_for_event() {
 }
 
 cd "$config"
-systemd-cat --identifier=pricewatch-output sh -c \
+setpriv --pdeathsig KILL systemd-cat --identifier=pricewatch-output sh -c \
     'JOURNAL_STREAM=$(stat -L -c %d:%i /proc/self/fd/2); export JOURNAL_STREAM; exec "$0" run --config pricewatch.toml --log-target auto' \
     "$binary" &
 daemon=$!

@@ -10,6 +10,9 @@
 # COMMAND. Afterwards journald is synced and stopped, and the journal is written as JSON
 # lines (journalctl -o json) to OUTPUT_DIR/journal.json. With --no-journald nothing listens
 # on the journal socket (the fallback case). Exits with COMMAND's status.
+#
+# journald and COMMAND run under `setpriv --pdeathsig KILL`: if this script is killed (the test
+# process that started it died), they die too instead of living on in the namespace.
 set -euo pipefail
 
 if [ "${PRICEWATCH_JOURNALD_SANDBOX:-}" != "inside" ]; then
@@ -39,7 +42,7 @@ stop_journald() {
 trap stop_journald EXIT
 
 if [ "$start_journald" = yes ]; then
-    /lib/systemd/systemd-journald &
+    setpriv --pdeathsig KILL /lib/systemd/systemd-journald &
     journald=$!
     for _ in $(seq 1 1000); do
         [ -S /run/systemd/journal/socket ] && break
@@ -50,7 +53,7 @@ if [ "$start_journald" = yes ]; then
 fi
 
 status=0
-"$@" || status=$?
+setpriv --pdeathsig KILL "$@" || status=$?
 
 if [ "$start_journald" = yes ]; then
     journalctl --sync

@@ -1,7 +1,8 @@
 import Foundation
 import PriceWatchTestKit
 
-/// A process a test starts, with its output in files of a temporary directory.
+/// A process a test starts (with ``TestProcesses``: killed when the test lets go of it), with
+/// its output in files of a temporary directory.
 final class ChildProcess: Sendable {
     let process: Process
     let outputPath: String
@@ -29,15 +30,17 @@ final class ChildProcess: Sendable {
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle(forWritingAtPath: errorPath)
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try TestProcesses.launch(process)
     }
+
+    deinit { TestProcesses.terminate(process) }
 
     /// Runs a command to its end; returns its status and output.
     static func run(_ executable: String, _ arguments: [String], in directory: String,
                     environment: [String: String] = [:]) async throws -> (status: Int32, output: String, error: String) {
         let child = try ChildProcess(executable, arguments, in: directory, environment: environment)
-        let status = await child.waitForExit(deadline: 600)
-        return (status ?? -1, child.output, child.errorOutput)
+        let status = try await child.waitForExit(timeout: .seconds(600))
+        return (status, child.output, child.errorOutput)
     }
 
     var pid: Int32 { process.processIdentifier }
@@ -46,14 +49,19 @@ final class ChildProcess: Sendable {
 
     func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
-    /// Waits for the process to exit; its status, or nil (and SIGKILL) after the deadline.
-    func waitForExit(deadline seconds: Double = 30) async -> Int32? {
-        let end = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < end { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            return nil
+    /// Waits for the process to exit and returns its status; after the deadline it kills the
+    /// process and throws ``WaitTimedOut``.
+    func waitForExit(timeout: Duration = defaultWaitTimeout) async throws -> Int32 {
+        let name = process.arguments?.first { !$0.hasPrefix("-") && $0 != "KILL" } ?? "the process"
+        do {
+            try await waitUntil("\(name) to exit; standard error ends: \(errorOutput.suffix(500))", timeout: timeout) {
+                !process.isRunning
+            }
+        } catch {
+            TestProcesses.terminate(process)
+            throw error
         }
+        TestProcesses.forget(process)
         return process.terminationStatus
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PriceWatchTestKit
 import Synchronization
 
 /// A service manager's end of `NOTIFY_SOCKET`: an `AF_UNIX` datagram socket bound in a
@@ -47,15 +48,10 @@ final class NotifySocket: Sendable {
     /// Every message so far, in arrival order.
     var messages: [String] { received.withLock { $0 } }
 
-    /// Waits until `condition` holds on the messages; false when the deadline (for a broken
-    /// build only) passes first.
-    func waitFor(deadline seconds: Double = 60, _ condition: ([String]) -> Bool) async -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition(messages) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition(messages)
+    /// Waits until `condition` holds on the messages; throws ``WaitTimedOut`` naming `what`
+    /// (and the messages so far) when the deadline passes first.
+    func waitFor(_ what: String, timeout: Duration = defaultWaitTimeout, _ condition: ([String]) -> Bool) async throws {
+        try await waitUntil("\(what) on the notify socket (messages: \(messages))", timeout: timeout) { condition(messages) }
     }
 
     func close() {

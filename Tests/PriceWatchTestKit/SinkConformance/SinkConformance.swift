@@ -176,7 +176,7 @@ public enum SinkConformance: String, Sendable, CaseIterable, CustomStringConvert
         let delivery = Task {
             continuation.yield(.ended(await Self.attempt(sink, Self.sampleAlert)))
         }
-        await harness.waitUntilReceiving()
+        try await harness.waitUntilReceiving()
         delivery.cancel()
         // The bound only decides when to give up on a sink that ignores cancellation.
         let bound = Task {

@@ -56,7 +56,8 @@ public enum SinkReceiverBehaviour: Sendable, Hashable, CustomStringConvertible {
 /// - ``waitUntilReceiving()`` returns once the current receiver has begun receiving an alert
 ///   (for ``SinkReceiverBehaviour/hang``: the HTTP request arrived; for SMTP, the connection
 ///   was accepted or the message data arrived), so that cancelling then cancels an attempt in
-///   flight. It must wait for that event, not sleep to guess.
+///   flight. It must wait for that event, not sleep to guess, and throw when it does not
+///   come within a deadline (``waitUntil(_:timeout:_:)``).
 /// - ``receivedAlertIDs()`` lists the alert ids the current receiver accepted, in order,
 ///   read back from what it received (the `webhook-id` header, the `Message-ID`, the line).
 /// - ``secrets`` lists every string that must never appear in an error or a log line.
@@ -69,8 +70,8 @@ public protocol SinkConformanceHarness: Sendable {
     var secrets: [String] { get }
     /// A sink whose receiver behaves as `behaviour`, with `timeout` as its deadline.
     func makeSink(_ behaviour: SinkReceiverBehaviour, timeout: Duration) async throws -> any NotificationSink
-    /// Returns once the current receiver has begun receiving an alert.
-    func waitUntilReceiving() async
+    /// Returns once the current receiver has begun receiving an alert; throws after a deadline.
+    func waitUntilReceiving() async throws
     /// The ids of the alerts the current receiver accepted, in order.
     func receivedAlertIDs() async -> [String]
     /// Lines the sink logged so far.
