@@ -4,7 +4,7 @@ import PackageDescription
 /// Coverage-guided fuzz targets (libFuzzer through `swiftc -sanitize=fuzzer`) for everything
 /// that reads outside input: the backtest CSV reader, the configuration loader and every
 /// provider decoder. A package of its own, so the fuzzing flags never reach the product build:
-/// `Sources/PriceWatchCore`, `PriceWatchConfig` and `PriceWatchProviders` here are links to the
+/// `Sources/PriceWatchCore`, `PriceWatchTOML`, `PriceWatchConfig` and `PriceWatchProviders` here are links to the
 /// main package's sources, compiled (and instrumented) again. Build and run with `scripts/fuzz`;
 /// see docs/development.md#fuzzing.
 let fuzzTargets = ["csv", "config", "yahoo", "finnhub", "twelvedata", "coinbase", "binance", "kraken"]
@@ -12,12 +12,10 @@ let fuzzTargets = ["csv", "config", "yahoo", "finnhub", "twelvedata", "coinbase"
 let package = Package(
     name: "pricewatch-fuzz",
     platforms: [.macOS(.v15)],
-    dependencies: [
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-    ],
     targets: [
         .target(name: "PriceWatchCore"),
-        .target(name: "PriceWatchConfig", dependencies: ["PriceWatchCore", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "PriceWatchTOML"),
+        .target(name: "PriceWatchConfig", dependencies: ["PriceWatchCore", "PriceWatchTOML"]),
         .target(name: "PriceWatchProviders", dependencies: ["PriceWatchCore"]),
         // What every target shares: the input as an HTTP response, a scratch directory.
         .target(name: "FuzzSupport", dependencies: ["PriceWatchCore"]),

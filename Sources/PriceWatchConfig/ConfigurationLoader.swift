@@ -1,7 +1,7 @@
 import PriceWatchCore
 
 /// Loads the configuration: the main file, every rule file, their checks and the defaults
-/// that connect them (`rules.md`, "Files", "Rules"; `cli.md`, "Diagnostics").
+/// that connect them (`docs/configuration.md`, "Files", "Rules"; `docs/commands.md`, "Diagnostics").
 ///
 /// Every problem of every file is reported at once, each as a `Diagnostic` with its position
 /// when it is known: one bad rule does not stop the other rules from being checked, and a

@@ -1,7 +1,7 @@
 import PriceWatchCore
 import PriceWatchTOML
 
-/// Reads the `[[rule]]` tables of one rule file (`rules.md`, "Rules"), reporting every
+/// Reads the `[[rule]]` tables of one rule file (`docs/rules.md`, "Rules"), reporting every
 /// problem of every rule to the file.
 enum RuleReader {
     /// The keys of a `[[rule]]` table.

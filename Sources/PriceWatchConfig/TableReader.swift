@@ -3,7 +3,7 @@ import PriceWatchCore
 import PriceWatchTOML
 
 /// Reads the keys of one TOML table of a `ConfigFile`, reporting every problem to the file at
-/// the key's position, in the words of `cli.md`: what was expected, what was found.
+/// the key's position, in the words of `docs/commands.md`: what was expected, what was found.
 ///
 /// Each accessor returns `nil` both when the key is absent and when its value is wrong (the
 /// latter already reported), so callers read every key, collect every error, and never stop

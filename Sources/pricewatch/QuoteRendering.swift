@@ -1,6 +1,6 @@
 import PriceWatchCore
 
-/// How `pricewatch quote` prints quotes: JSON Lines exactly as `cli.md` says, or a table.
+/// How `pricewatch quote` prints quotes: JSON Lines exactly as `docs/commands.md` says, or a table.
 enum QuoteRendering {
     /// `{"symbol":…,"provider":…,"price":…,"currency":…,"time":…,"previous_close":…,"exchange":…,"market_state":…}`
     static func jsonLine(_ quote: Quote, provider: String) -> String {

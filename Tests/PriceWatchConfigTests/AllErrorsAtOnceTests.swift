@@ -5,7 +5,7 @@ import PriceWatchConfig
 import PriceWatchCore
 
 /// Every error of every file is reported in one pass, sorted by file then line
-/// (`rules.md`, "Files"): one bad rule, or one file that is not TOML, stops nothing else.
+/// (`docs/configuration.md`, "Files"): one bad rule, or one file that is not TOML, stops nothing else.
 @Suite struct AllErrorsAtOnceTests {
     @Test func mistakesInSeveralFilesAreAllReportedSorted() throws {
         let fixture = try ConfigFixture([

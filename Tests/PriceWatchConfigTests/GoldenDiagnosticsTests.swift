@@ -4,7 +4,7 @@ import PriceWatchConfig
 import PriceWatchCore
 
 /// Golden diagnostics: one configuration mistake per case, and the exact lines
-/// `pricewatch check` prints for it (`cli.md`, "Diagnostics").
+/// `pricewatch check` prints for it (`docs/commands.md`, "Diagnostics").
 @Suite struct GoldenDiagnosticsTests {
     static let rule = GoldenCase.rule
 

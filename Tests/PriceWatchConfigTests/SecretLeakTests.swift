@@ -3,7 +3,7 @@ import Testing
 import PriceWatchConfig
 import PriceWatchCore
 
-/// No diagnostic ever contains a secret (`rules.md`, "Files": secrets "never appear in logs,
+/// No diagnostic ever contains a secret (`docs/configuration.md`, "Files": secrets "never appear in logs,
 /// errors or command output").
 @Suite struct SecretLeakTests {
     static let secret = "s3cr3t-VALUE"

@@ -76,7 +76,7 @@ struct AlertTests {
         RuleStateMachine.Trigger(price: dec(price), base: base.map(dec), change: change.map(dec), side: side)
     }
 
-    @Test("an alert carries what rules.md lists")
+    @Test("an alert carries what docs/rules.md lists")
     func priceAlert() {
         let rule = Rule(id: "aapl-200", symbols: ["AAPL"], condition: .above(dec("200")))
         let quote = Quote(symbol: "AAPL", price: dec("200.5"), time: Self.time, previousClose: dec("199"), currency: "USD")
@@ -209,7 +209,7 @@ struct AlertTests {
         #expect(throws: MessageTemplate.ParseError(description: message)) { try MessageTemplate(parsing: source) }
     }
 
-    @Test("placeholders are the ones of rules.md")
+    @Test("placeholders are the ones of docs/rules.md")
     func placeholderList() {
         #expect(MessageTemplate.Placeholder.allCases.map(\.rawValue)
             == ["rule", "symbol", "price", "currency", "condition", "time", "base", "change"])

@@ -22,7 +22,7 @@ private func rule(_ condition: Condition, rearm: String = "0", from baseline: Ba
 
 // MARK: - Every single transition of "Firing"
 
-/// One quote applied to one state: the transition tables of `rules.md`, "Conditions" and "Firing".
+/// One quote applied to one state: the transition tables of `docs/rules.md`, "Conditions" and "Firing".
 /// Percent rules use a base of 100, so the change in percent is `price - 100`.
 struct LevelTransition: Sendable, CustomTestStringConvertible {
     enum Outcome: Sendable {
@@ -186,7 +186,7 @@ struct RuleStateMachineTests {
         }
     }
 
-    /// The exact-arithmetic claims of `rules.md` hold through the static predicates as well.
+    /// The exact-arithmetic claims of `docs/rules.md` hold through the static predicates as well.
     @Test("the transition table agrees with isSatisfied and isCleared", arguments: levelTransitions)
     func predicates(_ row: LevelTransition) {
         let base: ExactDecimal? = row.condition.isPercent ? dec("100") : nil

@@ -36,7 +36,7 @@ struct RuleTests {
     }
 
     static let edits: [Edit] = [
-        // rules.md: "reset to armed only when the rule's condition key, its value, `from` or `rearm` change".
+        // docs/rules.md: "reset to armed only when the rule's condition key, its value, `from` or `rearm` change".
         Edit(name: "condition key", base: priceRule, edit: { $0.condition = .below(dec("200")) }, resetsState: true),
         Edit(name: "condition value", base: priceRule, edit: { $0.condition = .above(dec("201")) }, resetsState: true),
         Edit(name: "condition value by one unit", base: priceRule, edit: { $0.condition = .above(dec("200.00000001")) }, resetsState: true),
@@ -118,7 +118,7 @@ struct RuleTests {
         #expect(Condition.keys.contains(key))
     }
 
-    @Test("Condition keys in rules.md order; unknown keys")
+    @Test("Condition keys in docs/rules.md order; unknown keys")
     func conditionKeys() {
         #expect(Condition.keys == ["above", "below", "rise", "fall", "move", "crosses"])
         #expect(Condition(key: "Above", value: dec("1")) == nil)

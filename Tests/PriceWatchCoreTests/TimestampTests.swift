@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Timestamp")
 struct TimestampTests {
-    /// 2024-10-02T13:30:00Z, the example time of `rules.md`.
+    /// 2024-10-02T13:30:00Z, the example time of `docs/rules.md`.
     static let example: Int64 = 1_727_875_800_000
 
     static let valid: [(String, Int64)] = [

@@ -19,7 +19,7 @@ enum WebhookFixtures {
 
     static func decimal(_ text: String) -> ExactDecimal { ExactDecimal(text) ?? .zero }
 
-    /// The exact bodies each format sends for ``fall`` (the README shows the same).
+    /// The exact bodies each format sends for ``fall`` (docs/configuration.md shows the same).
     static let fallBodies: [WebhookFormat: String] = [
         .json: #"{"version":1,"type":"alert.fired","id":"5f0c6a0e3d1b4b1e9a7c2d4e6f8a0b1c","rule":"aapl-drop","symbol":"AAPL","condition":"fall 3% from previous close","direction":null,"price":219.42,"currency":"USD","time":"2024-10-02T14:31:00Z","base":226.21,"change":-3.0016,"provider":"yahoo","message":"AAPL fell 3.00% to 219.42 € <now> & \"more\"\nsecond line"}"#,
         .slack: #"{"text":"AAPL fell 3.00% to 219.42 € &lt;now&gt; &amp; \"more\"\nsecond line"}"#,

@@ -2,7 +2,7 @@ import PriceWatchCore
 import PriceWatchSinks
 import Testing
 
-/// Every format's body and headers, exactly (the README documents these).
+/// Every format's body and headers, exactly (docs/configuration.md documents these).
 @Suite struct WebhookPayloadTests {
     @Test func jsonPayloadCarriesEveryFieldInPlainDecimals() {
         #expect(WebhookPayload.json(for: WebhookFixtures.fall) == #"""

@@ -1,4 +1,4 @@
-/// A fired alert: everything a sink needs to tell a person what happened (`rules.md`, "Alerts").
+/// A fired alert: everything a sink needs to tell a person what happened (`docs/rules.md`, "Alerts").
 ///
 /// The `id` is stable: it is derived from the rule, its condition, the symbol and the quote
 /// time, so retries, restarts and replays of the same data carry the same id and receivers can

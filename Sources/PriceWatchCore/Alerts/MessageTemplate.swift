@@ -1,4 +1,4 @@
-/// A rule's `message` template: text with `{{placeholder}}`s (`rules.md`, "Alerts").
+/// A rule's `message` template: text with `{{placeholder}}`s (`docs/rules.md`, "Alerts").
 ///
 /// Parsed once when configuration loads, so an unknown placeholder is a configuration error,
 /// never a surprise at alert time.

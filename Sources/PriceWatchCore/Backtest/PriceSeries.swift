@@ -1,4 +1,4 @@
-/// Rows of the backtest CSV (`rules.md`, "Backtest data"), stored column by column so a
+/// Rows of the backtest CSV (`docs/rules.md`, "Backtest data (CSV)"), stored column by column so a
 /// million rows take about 32 MB.
 ///
 /// Rows keep file order; ``timeOrder`` gives the processing order (by time, rows with equal

@@ -1,4 +1,4 @@
-/// Reads the backtest CSV of `rules.md` incrementally: feed it the file's bytes in chunks of
+/// Reads the backtest CSV of `docs/rules.md` incrementally: feed it the file's bytes in chunks of
 /// any size, then call ``finish()``.
 ///
 /// - A header names the columns; `symbol`, `time` and `price` are required, `previous_close`

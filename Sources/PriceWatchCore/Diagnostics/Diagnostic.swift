@@ -1,4 +1,4 @@
-/// One error or warning about an input file, in the form of `cli.md`:
+/// One error or warning about an input file, in the form of `docs/commands.md`:
 /// `PATH:LINE:COLUMN: error: MESSAGE` when the position is known, else `PATH: error: MESSAGE`.
 ///
 /// Messages start lowercase, name the rule id or key path, and say what was expected and what

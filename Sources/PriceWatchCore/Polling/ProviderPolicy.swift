@@ -2,7 +2,7 @@
 /// poll, whether to retry a failed batch, and which symbols to leave out because the service
 /// does not know them.
 ///
-/// Decisions (documented in the README, "Operating notes"):
+/// Decisions (documented in docs/operations.md, "Operating notes"):
 /// - A failed batch is retried with ``PollBackoff`` (at most ``PollBackoff/maximumAttempts``
 ///   attempts) only for retryable errors, and only when the retry starts before the next poll;
 ///   otherwise it is dropped: the next poll asks again anyway.

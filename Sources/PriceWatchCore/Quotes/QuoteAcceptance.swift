@@ -1,4 +1,4 @@
-/// The acceptance rules of `rules.md` ("Accepting quotes"), as a pure function.
+/// The acceptance rules of `docs/rules.md` ("Which quotes are evaluated"), as a pure function.
 ///
 /// A quote is *rejected* (logged, nothing evaluated) when its price is not greater than zero
 /// or its time is more than five minutes ahead of `now`; it is a *repeat* (silently skipped)

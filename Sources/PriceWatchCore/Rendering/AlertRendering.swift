@@ -1,4 +1,4 @@
-/// The two ways alerts are printed: JSON Lines (`cli.md`) and one human-readable line.
+/// The two ways alerts are printed: JSON Lines (`docs/commands.md`) and one human-readable line.
 public enum AlertRendering {
     /// One JSON object: `id`, `rule`, `symbol`, `time`, `price`, `condition`; for percent rules
     /// `base` and `change` (`null` when the change is out of range); then `currency`, `direction` (crosses) and `provider` when known,

@@ -1,4 +1,4 @@
-/// A minimal writer for one-line JSON objects with the number rules of `cli.md`: prices and
+/// A minimal writer for one-line JSON objects with the number rules of `docs/commands.md`: prices and
 /// percents are plain decimal JSON numbers (`226.78`, never `2.2678e2`), times RFC 3339 UTC.
 ///
 /// Hand-written on purpose: `JSONEncoder` cannot print an exact decimal as a bare number.

@@ -1,4 +1,4 @@
-/// Where a percent rule takes its base price from (`from` in `rules.md`).
+/// Where a percent rule takes its base price from (`from` in `docs/rules.md`).
 public enum Baseline: Sendable, Hashable, CustomStringConvertible {
     /// The quote's own previous close. A quote without one cannot be evaluated.
     case previousClose

@@ -1,4 +1,4 @@
-/// The one condition of a rule (`rules.md`, "Conditions").
+/// The one condition of a rule (`docs/rules.md`, "Conditions").
 ///
 /// Level conditions (`above`, `below`, `rise`, `fall`, `move`) fire once when satisfied and
 /// re-arm when cleared; `crosses` fires on every change of side.
@@ -22,7 +22,7 @@ public enum Condition: Sendable, Hashable {
         }
     }
 
-    /// Every condition key, in the order of `rules.md`.
+    /// Every condition key, in the order of `docs/rules.md`.
     public static let keys = ["above", "below", "rise", "fall", "move", "crosses"]
 
     /// The threshold price or the percent.

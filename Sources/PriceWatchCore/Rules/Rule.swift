@@ -1,4 +1,4 @@
-/// A validated alert rule: one condition over one or more symbols (`rules.md`, "Rules").
+/// A validated alert rule: one condition over one or more symbols (`docs/rules.md`, "Rules").
 ///
 /// Rules are values produced by the configuration loader; every field already holds a checked
 /// value, with defaults from the main file filled in.

@@ -1,4 +1,4 @@
-/// The persistent state of one rule for one symbol (`rules.md`, "Firing").
+/// The persistent state of one rule for one symbol (`docs/rules.md`, "Firing").
 ///
 /// A new state is armed. It is stored in SQLite with the rule's `fingerprint`; when the
 /// fingerprint changes the state starts again from `RuleState.initial`.

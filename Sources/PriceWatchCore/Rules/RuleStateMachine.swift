@@ -1,4 +1,4 @@
-/// The firing rules of `rules.md` for one rule and one symbol: a pure state machine that
+/// The firing rules of `docs/rules.md` for one rule and one symbol: a pure state machine that
 /// takes one accepted quote at a time and returns what to do.
 ///
 /// It reads no clock and performs no I/O. The caller resolves the base price a percent rule
@@ -121,12 +121,12 @@ public struct RuleStateMachine: Sendable, Hashable {
         (Int128(price.scaled) - Int128(base.scaled)) * 100 * Int128(ExactDecimal.unit)
     }
 
-    /// Whether the condition holds: the "satisfied when" column of `rules.md`.
+    /// Whether the condition holds: the "satisfied when" column of `docs/rules.md`.
     public static func isSatisfied(_ condition: Condition, price: ExactDecimal, base: ExactDecimal?) -> Bool {
         isSatisfied(RuleCheck.Kind(condition), value: condition.value.scaled, price: price, base: base)
     }
 
-    /// Whether a fired level rule has cleared: the "cleared when" column of `rules.md`.
+    /// Whether a fired level rule has cleared: the "cleared when" column of `docs/rules.md`.
     public static func isCleared(_ condition: Condition, rearm: ExactDecimal, price: ExactDecimal, base: ExactDecimal?) -> Bool {
         isCleared(RuleCheck.Kind(condition), value: condition.value.scaled, rearm: rearm.scaled, price: price, base: base)
     }

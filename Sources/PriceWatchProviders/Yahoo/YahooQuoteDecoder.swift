@@ -2,7 +2,7 @@ import PriceWatchCore
 
 /// Decodes Yahoo Finance answers of `/v7/finance/quote?symbols=A,B` (a batch).
 ///
-/// Pure: an HTTP response in, quotes or errors out. Rules (README "Providers", yahoo):
+/// Pure: an HTTP response in, quotes or errors out. Rules (docs/configuration.md, "Providers", yahoo):
 /// - the price is `regularMarketPrice` at `regularMarketTime` (epoch seconds), rounded to the
 ///   instrument's `priceHint` (8 digits when there is none or it is outside 0...8); `regularMarketPreviousClose` is the
 ///   previous close;

@@ -1,7 +1,7 @@
 import PriceWatchCore
 
 /// pricewatch's own webhook payload (`format = "json"`), version 1: one JSON object per
-/// alert with every field of `rules.md`'s alerts, documented in the README.
+/// alert with every field of `docs/rules.md`'s alerts, documented in docs/configuration.md ("Webhook").
 ///
 /// ```json
 /// {"version":1,"type":"alert.fired","id":"3f2a…","rule":"aapl-200","symbol":"AAPL",

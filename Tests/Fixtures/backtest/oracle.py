@@ -1,4 +1,4 @@
-# An independent reference implementation of the firing rules of rules.md, in Python with
+# An independent reference implementation of the firing rules of docs/rules.md, in Python with
 # decimal.Decimal, used only to produce the golden files next to it. The Swift tests compare
 # pricewatch's backtest (the daemon's engine) with these files, so a mistake would have to be
 # made twice, in two languages, to pass unnoticed.
