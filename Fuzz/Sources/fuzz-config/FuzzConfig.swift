@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import PriceWatchConfig
+import PriceWatchCore
 import PriceWatchProviders
 
 /// The configuration loader through its public entry points, whatever parses the TOML inside:
