@@ -391,16 +391,6 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         try await write("re-queueing dead letters") { db in try DeadLetterTable.requeue(selection, now: now, in: db) }
     }
 
-    /// The alerts whose quote time is at or after `since` (all when nil) that have a delivery
-    /// in `status`, each with only its deliveries in that status; in the order of
-    /// ``alerts(since:)``.
-    public func alerts(since: Timestamp?, deliveryStatus status: Delivery.Status) async throws -> [AlertRecord] {
-        try await alerts(since: since).compactMap { record in
-            let matching = record.deliveries.filter { $0.status == status }
-            return matching.isEmpty ? nil : AlertRecord(alert: record.alert, deliveries: matching)
-        }
-    }
-
     // MARK: - Read helpers
 
     /// How many quotes, states, alerts and deliveries (by status) are stored.

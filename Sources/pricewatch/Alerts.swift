@@ -57,10 +57,7 @@ struct Alerts: AsyncParsableCommand {
         case .configurationFailed:
             throw ExitCode(1)
         case .failed(let error):
-            var errors = StandardOutput.error()
-            errors.line("error: \(error)")
-            errors.flush()
-            throw ExitCode(1)
+            throw StandardOutput.failure("error: \(error)")
         case .read(let read):
             log = read
         }

@@ -13,10 +13,7 @@ enum QuoteProviderSelection {
         case .configurationFailed:
             throw ExitCode.failure
         case .failed(let line):
-            var errors = StandardOutput.error()
-            errors.line(line)
-            errors.flush()
-            throw ExitCode.failure
+            throw StandardOutput.failure(line)
         case .selected(let selection):
             return selection
         }

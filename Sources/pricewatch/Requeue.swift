@@ -58,19 +58,13 @@ struct Requeue: AsyncParsableCommand {
         case .configurationFailed:
             throw ExitCode(1)
         case .failed(let error):
-            var errors = StandardOutput.error()
-            errors.line("error: \(error)")
-            errors.flush()
-            throw ExitCode(1)
+            throw StandardOutput.failure("error: \(error)")
         case .requeued(let deliveries, let sinkIdentities):
             requeued = deliveries
             identities = sinkIdentities
         }
         guard !requeued.isEmpty else {
-            var errors = StandardOutput.error()
-            errors.line("no dead delivery matches")
-            errors.flush()
-            throw ExitCode(1)
+            throw StandardOutput.failure("no dead delivery matches")
         }
         var output = StandardOutput.output()
         for delivery in requeued {

@@ -36,10 +36,7 @@ struct RulesCommand: AsyncParsableCommand {
         case .configurationFailed:
             throw ExitCode(1)
         case .failed(let error):
-            var errors = StandardOutput.error()
-            errors.line("error: \(error)")
-            errors.flush()
-            throw ExitCode(1)
+            throw StandardOutput.failure("error: \(error)")
         case .read(let read):
             statuses = read
         }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import PriceWatchCore
 import PriceWatchApp
@@ -34,5 +35,13 @@ struct StandardOutput {
         var stream = StandardOutput.error()
         for diagnostic in diagnostics { stream.line(diagnostic.description) }
         stream.flush()
+    }
+
+    /// Prints `line` to standard error; the exit status 1, for the command to throw.
+    static func failure(_ line: String) -> ExitCode {
+        var stream = StandardOutput.error()
+        stream.line(line)
+        stream.flush()
+        return ExitCode(1)
     }
 }

@@ -29,7 +29,7 @@ import Testing
         #expect(Self.keys(try await store.deadLetters(DeadLetterSelection(alertID: "a2"))) == ["a2/console", "a2/ops"])
         #expect(Self.keys(try await store.deadLetters(DeadLetterSelection(sink: "ops"))) == ["a1/ops", "a2/ops", "a3/ops"])
         #expect(Self.keys(try await store.deadLetters(DeadLetterSelection(sink: "ops", since: Fixtures.time(60)))) == ["a2/ops", "a3/ops"])
-        let dead = try await store.alerts(since: nil, deliveryStatus: .dead)
+        let dead = try await store.alerts(matching: AlertQuery(status: .dead))
         #expect(dead.map(\.alert.id) == ["a1", "a2", "a3"])
         #expect(dead.last?.deliveries.map(\.sink) == ["ops"], "only the dead deliveries of a3")
     }
