@@ -113,7 +113,7 @@ let package = Package(
             path: "Tests/PriceWatchTestKit"
         ),
         .testTarget(name: "PriceWatchCoreTests", dependencies: ["PriceWatchCore", "PriceWatchTestKit"]),
-        .testTarget(name: "PriceWatchConfigTests", dependencies: ["PriceWatchConfig", "PriceWatchCore", "PriceWatchApp"]),
+        .testTarget(name: "PriceWatchConfigTests", dependencies: ["PriceWatchConfig", "PriceWatchCore", "PriceWatchApp", "PriceWatchTestKit"]),
         // The parser against the official toml-test corpus (Tests/Fixtures/toml-test) and hostile inputs.
         .testTarget(name: "PriceWatchTOMLTests", dependencies: ["PriceWatchTOML"]),
         .testTarget(
