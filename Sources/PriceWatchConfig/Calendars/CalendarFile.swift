@@ -44,7 +44,7 @@ public struct CalendarFile: Sendable {
             market: base.market, name: name ?? base.name, aliases: base.aliases + aliases, timeZoneIdentifier: zone,
             tradingDays: tradingDays ?? base.tradingDays, hours: base.hours + hours,
             holidays: base.holidays + holidays, earlyCloses: base.earlyCloses + earlyCloses,
-            lateOpens: base.lateOpens + lateOpens, listsThrough: max(base.listsThrough ?? 0, listsThrough ?? 0) == 0 ? nil : max(base.listsThrough ?? 0, listsThrough ?? 0))
+            lateOpens: base.lateOpens + lateOpens, listsThrough: [base.listsThrough, listsThrough].compactMap { $0 }.max())
         else {
             return .failure(.error("calendar \(market): unknown time zone '\(zone)'", path: path))
         }
