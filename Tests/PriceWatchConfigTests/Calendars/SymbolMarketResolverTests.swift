@@ -20,7 +20,8 @@ struct SymbolMarketResolverTests {
         ("VOD.L", "XLON"), ("SAP.DE", "XETR"), ("AIR.PA", "XPAR"), ("NESN.SW", "XSWX"), ("7203.T", "XTKS"),
         ("0700.HK", "XHKG"), ("600519.SS", "XSHG"), ("RY.TO", "XTSE"), ("BHP.AX", "XASX"), ("ES=F", "CMES"),
         ("EURUSD=X", "24/5"), ("BTC-USD", "24/7"), ("BTCUSDT", "24/7"), ("XBT/EUR", "24/7"), ("eth-eur", "24/7"),
-        ("bitcoin", "24/7"),
+        ("bitcoin", "24/7"), ("XBTUSD", "24/7"), ("BINANCE:BTCUSDT", "24/7"), ("OANDA:EUR_USD", "24/5"), ("EUR/USD", "24/5"),
+        ("GBPJPY", "24/5"), ("aapl.us", "XNYS"), ("vod.uk", "XLON"),
     ])
     func symbolForms(symbol: String, market: String) {
         #expect(markets.market(ofSymbol: symbol, exchange: nil) == MarketIdentifier(market))
@@ -30,6 +31,7 @@ struct SymbolMarketResolverTests {
         #expect(markets.market(ofSymbol: "AAPL", exchange: nil) == nil)
         #expect(markets.market(ofSymbol: "BRK.B", exchange: nil) == nil)
         #expect(markets.market(ofSymbol: "AAPL", exchange: "WHATEVER") == nil)
+        #expect(markets.market(ofSymbol: "EURUSDX", exchange: nil) == nil)
         #expect(AlwaysOpenMarkets().market(ofSymbol: "VOD.L", exchange: nil) == nil)
     }
 
