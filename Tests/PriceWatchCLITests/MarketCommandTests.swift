@@ -4,8 +4,9 @@ import Testing
 
 /// `pricewatch market` end to end against golden files: the built binary, the repository's
 /// calendars (`PRICEWATCH_CALENDARS`), a fixed instant (the hidden `--now`) and a fixed local
-/// zone (`TZ` or `--tz`).
-@Suite struct MarketCommandTests {
+/// zone (`TZ` or `--tz`). Serialized: each test blocks a thread while its command runs, and a
+/// dozen at once would starve the other suites' asynchronous waits on a loaded 2-core machine.
+@Suite(.serialized) struct MarketCommandTests {
     static let environment = ["PRICEWATCH_CALENDARS": RepositoryFiles.path("calendars"), "TZ": "Europe/Paris"]
 
     /// A configuration path in an empty directory: no calendars.d.
