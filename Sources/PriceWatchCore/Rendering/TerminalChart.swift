@@ -57,7 +57,7 @@ public struct TerminalChart: Sendable {
         let middle = ExactDecimal(scaled: low.scaled + (high.scaled - low.scaled) / 2)
         let axisWidth = [high, low, middle].map { label($0).count }.max() ?? 1
         let levelLabels = drawn.map { "┄ \($0.label)" }
-        let rightWidth = min(28, (levelLabels.map(\.count).max() ?? 0) + (levelLabels.isEmpty ? 0 : 1))
+        let rightWidth = min(40, (levelLabels.map(\.count).max() ?? 0) + (levelLabels.isEmpty ? 0 : 1))
         let plotWidth = max(10, width - axisWidth - 2 - rightWidth)
 
         // The braille dot grid: 2 dots wide, 4 high per cell.
