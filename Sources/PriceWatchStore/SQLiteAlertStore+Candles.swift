@@ -53,4 +53,26 @@ extension SQLiteAlertStore: CandleStore {
                 """, arguments: [symbol])
         }
     }
+
+    /// The newest stored quote of every provider and symbol, with its previous close and
+    /// currency (what `pricewatch watch` shows).
+    public func latestQuoteDetails() async throws -> [ProviderSymbol: Quote] {
+        try await read("reading the latest quotes") { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT provider, symbol, time, price, previous_close, currency, exchange FROM quote AS q
+                WHERE time = (SELECT max(time) FROM quote WHERE provider = q.provider AND symbol = q.symbol)
+                """)
+            var quotes: [ProviderSymbol: Quote] = [:]
+            while let row = try rows.next() {
+                guard let provider = try row.decode(String?.self, atIndex: 0), let symbol = try row.decode(String?.self, atIndex: 1),
+                      let time = try row.decode(Int64?.self, atIndex: 2), let price = try row.decode(Int64?.self, atIndex: 3)
+                else { continue }
+                quotes[ProviderSymbol(provider: provider, symbol: symbol)] = Quote(
+                    symbol: symbol, price: ExactDecimal(scaled: price), time: Timestamp(milliseconds: time),
+                    previousClose: try row.decode(Int64?.self, atIndex: 4).map(ExactDecimal.init(scaled:)),
+                    currency: try row.decode(String?.self, atIndex: 5), exchange: try row.decode(String?.self, atIndex: 6))
+            }
+            return quotes
+        }
+    }
 }

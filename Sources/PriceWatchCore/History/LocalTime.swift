@@ -12,4 +12,12 @@ public enum LocalTime {
         func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "--" }
         return "\(parts.year.map(String.init) ?? "----")-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
     }
+
+    /// The zone's offset from UTC at `time`: `-04:00`, `+05:30`, `+00:00`.
+    public static func offset(_ time: Timestamp, zone: TimeZone) -> String {
+        let seconds = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(time.milliseconds) / 1000))
+        let minutes = abs(seconds) / 60
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return (seconds < 0 ? "-" : "+") + two(minutes / 60) + ":" + two(minutes % 60)
+    }
 }
