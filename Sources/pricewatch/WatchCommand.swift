@@ -24,21 +24,24 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(help: "Output format: text (a table), or json for JSON Lines (one object per symbol, times UTC).")
     var format: OutputFormat = .text
 
-    @Option(help: ArgumentHelp("Time zone of the TIME column: an IANA zone (default: $TZ, else UTC).", valueName: "zone"))
+    @Option(help: ArgumentHelp("Time zone of the TIME column: an IANA zone, or 'market' for each symbol's market (default: $TZ, else UTC).",
+                               valueName: "zone"))
     var tz: String?
 
     func validate() throws {
-        if let tz, TimeZone(identifier: tz) == nil {
-            throw ValidationError("--tz: expected an IANA time zone such as 'Europe/London', found '\(tz)'")
+        if let tz, tz != "market", TimeZone(identifier: tz) == nil {
+            throw ValidationError("--tz: expected an IANA time zone such as 'Europe/London' or 'market', found '\(tz)'")
         }
     }
 
     func run() async throws {
         let (serviceCredentials, environment) = credentials.resolve()
         defer { serviceCredentials.cleanUp() }
-        let zone = tz.flatMap(TimeZone.init(identifier:))
+        let utc = TimeZone(identifier: "UTC") ?? .gmt
+        // `--tz market` with a market the calendars do not know: UTC, not the operator's zone.
+        let zone = tz == "market" ? utc : tz.flatMap(TimeZone.init(identifier:))
             ?? environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) }
-            ?? TimeZone(identifier: "UTC") ?? .gmt
+            ?? utc
         let refreshes = format == .text && isatty(STDOUT_FILENO) == 1
         while true {
             let now = Alerts.now()
@@ -66,7 +69,11 @@ struct WatchCommand: AsyncParsableCommand {
                     errors.line("\(config.path): no rules")
                     errors.flush()
                 } else {
-                    for line in TextTable.render(header: WatchlistEntry.header, rows: entries.map { $0.row(now: now, zone: zone) },
+                    for line in TextTable.render(header: WatchlistEntry.header, rows: entries.map { entry in
+                        // `--tz market`: each symbol's market zone, UTC when the calendars do not know it.
+                        let own = tz == "market" ? entry.marketTimeZone.flatMap(TimeZone.init(identifier:)) : nil
+                        return entry.row(now: now, zone: own ?? zone)
+                    },
                                                  rightAligned: WatchlistEntry.rightAligned) {
                         output.line(line)
                     }

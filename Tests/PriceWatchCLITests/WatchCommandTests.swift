@@ -55,6 +55,19 @@ import Testing
         #expect(!result.standardOutput.contains("\u{1B}["))
     }
 
+    @Test func marketZoneFallsBackToUTCWithoutCalendarsAndBadZonesAreUsageErrors() throws {
+        // The default calendars know no market: `--tz market` prints UTC.
+        let result = try CommandRunner.run(["watch", "--config", directory.file("pricewatch.toml"), "--tz", "market"],
+                                           in: directory.path, environment: ["TZ": "Asia/Tokyo"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.outputLines.dropFirst().first?.contains("2024-10-02 19:59") == true)
+        let tokyo = try CommandRunner.run(["watch", "--config", directory.file("pricewatch.toml")],
+                                          in: directory.path, environment: ["TZ": "Asia/Tokyo"])
+        #expect(tokyo.outputLines.dropFirst().first?.contains("2024-10-03 04:59") == true)
+        #expect(try CommandRunner.run(["watch", "--config", directory.file("pricewatch.toml"), "--tz", "Nowhere/Else"],
+                                      in: directory.path).status == 64)
+    }
+
     @Test func jsonLinesOnePerSymbol() throws {
         let result = try CommandRunner.run(["watch", "--config", directory.file("pricewatch.toml"), "--format", "json"],
                                            in: directory.path)

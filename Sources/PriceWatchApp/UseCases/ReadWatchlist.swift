@@ -55,6 +55,7 @@ public enum ReadWatchlist {
             if let market {
                 entry.market = market
                 entry.marketStatus = marketHours.status(of: market, at: now)
+                entry.marketTimeZone = marketHours.timeZone(of: market)
             }
             if let store, let time = quote?.time {
                 let zone = market.flatMap(marketHours.timeZone(of:)).flatMap(TimeZone.init(identifier:))

@@ -33,6 +33,8 @@ public struct WatchlistEntry: Sendable, Hashable {
     /// The symbol's market and its status at `now`; nil when the calendars do not know it.
     public var market: MarketIdentifier?
     public var marketStatus: MarketStatus?
+    /// The market's IANA time zone, when the calendars know it (`--tz market`).
+    public var marketTimeZone: String?
     public var rules: [RuleState]
 
     public init(symbol: String, provider: String?, price: ExactDecimal? = nil, time: Timestamp? = nil,
