@@ -55,12 +55,13 @@ extension SQLiteAlertStore: CandleStore {
     }
 
     /// The newest stored quote of every provider and symbol, with its previous close and
-    /// currency (what `pricewatch watch` shows).
+    /// currency (what `pricewatch watch` shows). One pass over the primary key; SQLite takes the
+    /// bare columns of a `max()` aggregate from the row holding the maximum.
     public func latestQuoteDetails() async throws -> [ProviderSymbol: Quote] {
         try await read("reading the latest quotes") { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT provider, symbol, time, price, previous_close, currency, exchange FROM quote AS q
-                WHERE time = (SELECT max(time) FROM quote WHERE provider = q.provider AND symbol = q.symbol)
+                SELECT provider, symbol, max(time), price, previous_close, currency, exchange FROM quote
+                GROUP BY provider, symbol
                 """)
             var quotes: [ProviderSymbol: Quote] = [:]
             while let row = try rows.next() {
