@@ -39,6 +39,17 @@ import Testing
                                         to: Self.open.adding(RuleDuration(seconds: 60)!)).isEmpty)
     }
 
+    @Test func quotesTheEvaluatorRejectsAreNotHistory() async throws {
+        let store = try SQLiteAlertStore.inMemory()
+        let recorder = HistoryRecorder(store: store, logger: EngineFixtures.logger)
+        // An hour ahead of the poll's time: rejected, as the evaluator rejects it.
+        _ = await recorder.receive(Self.poll([EngineFixtures.quote("AAPL", "225.70", at: Self.open.seconds + 3_600),
+                                              EngineFixtures.quote("MSFT", "416.10", at: Self.open.seconds)]))
+        let day = Self.open.adding(RuleDuration(seconds: 86_400)!)
+        #expect(try await store.candles(symbol: "AAPL", interval: .oneMinute, from: Self.open, to: day).isEmpty)
+        #expect(try await store.candles(symbol: "MSFT", interval: .oneMinute, from: Self.open, to: day).count == 1)
+    }
+
     @Test func aStoreFailureIsLoggedOncePerEpisodeAndNeverThrown() async throws {
         let store = try FailingCandleStore()
         let log = CapturingLogHandler()

@@ -3,7 +3,7 @@ import PriceWatchCore
 
 /// Keeps the intraday history of every watched symbol from what the daemon already polls: a
 /// ``QuoteConsumer`` that folds each poll's quotes into one-minute candles in the store
-/// (``CandleStore/recordQuotes(_:)``).
+/// (``CandleStore/recordQuotes(_:)``). Quotes that ``QuoteAcceptance`` rejects are left out.
 ///
 /// It never judges quotes (the rule evaluator does) and returns ``QuoteReceipt/none``. A poll
 /// with no quotes writes nothing. A store failure is logged once per episode (a warning when
@@ -20,7 +20,12 @@ public actor HistoryRecorder: QuoteConsumer {
     }
 
     public func receive(_ poll: PolledQuotes) async -> QuoteReceipt {
-        let quotes = poll.quotes
+        // What the evaluator rejects (a price not above zero, a time more than five minutes
+        // ahead of the poll) is not history either; repeats fold into their candle unchanged.
+        let quotes = poll.quotes.filter { quote in
+            if case .rejected = QuoteAcceptance.decide(quote, lastAccepted: nil, now: poll.time) { return false }
+            return true
+        }
         guard !quotes.isEmpty else { return .none }
         do {
             try await store.recordQuotes(quotes)
