@@ -97,3 +97,20 @@ import Testing
                 == ["(no prices in this range)"])
     }
 }
+
+/// Extreme prices and levels draw without trapping.
+@Suite struct TerminalChartExtremesTests {
+    @Test func hugePricesAndLevelsDoNotOverflow() throws {
+        let top = ExactDecimal(scaled: .max - 1)
+        let candles = [
+            Candle(time: Timestamp(seconds: 0), interval: .oneMinute, open: top, high: top, low: top, close: top),
+            Candle(time: Timestamp(seconds: 60), interval: .oneMinute, open: ExactDecimal(scaled: 1), high: top,
+                   low: ExactDecimal(scaled: 1), close: ExactDecimal(scaled: 1)),
+        ]
+        let lines = TerminalChart(candles: candles, width: 40, height: 4, timeZone: try #require(TimeZone(identifier: "UTC")),
+                                  levels: [.init(label: "low", price: ExactDecimal(scaled: .min + 1)),
+                                           .init(label: "high", price: top)]).render()
+        #expect(lines.count >= 6)
+        #expect(lines.last == "low (off the chart)")
+    }
+}

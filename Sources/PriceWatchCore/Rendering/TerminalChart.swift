@@ -44,17 +44,20 @@ public struct TerminalChart: Sendable {
         let closes = candles.map(\.close)
         let dataLow = closes.min() ?? first.close
         let dataHigh = closes.max() ?? first.close
-        let spread = dataHigh.scaled - dataLow.scaled
         // Levels far outside the prices would flatten the line: those are listed, not drawn.
-        let margin = max(spread / 2, dataHigh.scaled / 100)
-        let drawn = levels.filter { $0.price.scaled >= dataLow.scaled - margin && $0.price.scaled <= dataHigh.scaled + margin }
+        // (Doubles: no overflow whatever the prices.)
+        let margin = max(Double(dataHigh.scaled - dataLow.scaled) / 2, Double(dataHigh.scaled) / 100)
+        let drawn = levels.filter { level in
+            let price = Double(level.price.scaled)
+            return price >= Double(dataLow.scaled) - margin && price <= Double(dataHigh.scaled) + margin
+        }
         let offChart = levels.filter { level in !drawn.contains(level) }
         let low = ([dataLow] + drawn.map(\.price)).min() ?? dataLow
         let high = ([dataHigh] + drawn.map(\.price)).max() ?? dataHigh
         let digits = max(2, closes.map(\.significantFractionDigits).max() ?? 2)
 
         func label(_ value: ExactDecimal) -> String { value.rounded(toFractionDigits: digits).formatted(minimumFractionDigits: digits) }
-        let middle = ExactDecimal(scaled: low.scaled + (high.scaled - low.scaled) / 2)
+        let middle = ExactDecimal(scaled: Int64((Int128(low.scaled) + Int128(high.scaled)) / 2))
         let axisWidth = [high, low, middle].map { label($0).count }.max() ?? 1
         let levelLabels = drawn.map { "┄ \($0.label)" }
         let rightWidth = min(40, (levelLabels.map(\.count).max() ?? 0) + (levelLabels.isEmpty ? 0 : 1))
@@ -66,7 +69,7 @@ public struct TerminalChart: Sendable {
         var dots = [[Bool]](repeating: [Bool](repeating: false, count: dotsWide), count: dotsHigh)
         func level(_ price: ExactDecimal) -> Int {
             guard high.scaled > low.scaled else { return dotsHigh / 2 }
-            let fraction = Double(price.scaled - low.scaled) / Double(high.scaled - low.scaled)
+            let fraction = Double(Int128(price.scaled) - Int128(low.scaled)) / Double(Int128(high.scaled) - Int128(low.scaled))
             return min(dotsHigh - 1, max(0, Int((fraction * Double(dotsHigh - 1)).rounded())))
         }
         func column(_ index: Int) -> Int {
