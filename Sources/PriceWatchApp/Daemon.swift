@@ -80,7 +80,12 @@ public enum Daemon {
             })
         let housekeeping = Housekeeping(store: watchedStore, configuration: { await evaluator.currentConfiguration },
                                         wallClock: wallClock, logger: logger)
-        let scheduler = JobScheduler(jobs: [housekeeping.job], store: watchedStore, clock: clock, wallClock: wallClock, logger: logger)
+        // Price history: recorded from every poll, pruned by its own job (docs/history.md).
+        let candles = watchedStore.watching(store)
+        let historyRetention = HistoryRetention(store: candles, configuration: { await evaluator.currentConfiguration },
+                                                wallClock: wallClock, logger: logger)
+        let scheduler = JobScheduler(jobs: [housekeeping.job, historyRetention.job], store: watchedStore, clock: clock,
+                                     wallClock: wallClock, logger: logger)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloadRequests = AsyncStream<Void> { continuation in
             let task = Task {
@@ -89,7 +94,8 @@ public enum Daemon {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
-        let polling = PollingService(initial: setup, consumers: [evaluator], clock: clock, wallClock: wallClock,
+        let polling = PollingService(initial: setup, consumers: [evaluator, HistoryRecorder(store: candles, logger: logger)],
+                                     clock: clock, wallClock: wallClock,
                                      logger: logger, observer: observer)
         // The order of the switch: the pollers stop, the evaluator takes the new rules (or
         // refuses them), the sinks switch over, the pollers start again.

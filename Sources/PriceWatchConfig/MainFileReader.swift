@@ -13,7 +13,7 @@ struct MainFileReader {
 
     /// The keys of the main file's root table.
     static let keys = ["rules", "state", "interval", "retention", "stale_after", "failure_warning_after",
-                       "provider", "notify", "providers", "sinks"]
+                       "provider", "notify", "providers", "sinks", "history_retention"]
 
     private var secrets: SecretResolver { SecretResolver(baseDirectory: baseDirectory, environment: environment) }
 
@@ -36,6 +36,7 @@ struct MainFileReader {
         if let retention = reader.duration("retention") { settings.retention = retention }
         if let staleAfter = reader.duration("stale_after") { settings.staleAfter = staleAfter }
         if let failures = reader.positiveInteger("failure_warning_after") { settings.failureWarningAfter = failures }
+        if let historyRetention = reader.duration("history_retention") { settings.historyRetention = historyRetention }
 
         readProviders(reader, into: &settings)
         readSinks(reader, into: &settings)

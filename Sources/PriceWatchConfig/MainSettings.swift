@@ -20,6 +20,7 @@ struct MainSettings {
     var retentionWritten = false
     var staleAfter = Configuration.defaultStaleAfter
     var failureWarningAfter = Configuration.defaultFailureWarningAfter
+    var historyRetention = Configuration.defaultHistoryRetention
     /// The providers and sinks whose tables are valid, in file order.
     var providers: [ProviderConfiguration] = []
     var sinks: [SinkConfiguration] = []

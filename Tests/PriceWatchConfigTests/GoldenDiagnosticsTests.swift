@@ -244,7 +244,7 @@ import PriceWatchCore
             "rules.d/a.toml": rule("id = \"x\"\nsymbol = \"AAPL\"\nabove = 200\nmessage = \"{{symbol}} at {{prise}}\""),
         ], expected: [
             "$DIR/rules.d/a.toml:5:1: error: rule 'x': message: unknown placeholder '{{prise}}'; did you mean "
-                + "'{{price}}'? (known: {{rule}} {{symbol}} {{price}} {{currency}} {{condition}} {{time}} {{base}} {{change}})",
+                + "'{{price}}'? (known: {{rule}} {{symbol}} {{price}} {{currency}} {{condition}} {{time}} {{base}} {{change}} {{local_time}})",
         ]),
         GoldenCase(name: "unknown sink", files: [
             "rules.d/a.toml": rule("id = \"x\"\nsymbol = \"AAPL\"\nabove = 200\nnotify = [\"console\", \"consle\"]"),

@@ -26,10 +26,10 @@ public struct YahooProvider: QuoteProvider, SymbolSearching, ProviderLimits {
     public var maximumBatchSize: Int { Self.maximumBatchSize }
     /// The documented rate as the polling policy reads it from any provider.
     public var requestsPerMinute: Double? { Double(Self.requestsPerMinute) }
-    private let transport: any HTTPTransport
-    private let baseURL: String
-    private let headers: [HTTPHeader]
-    private let timeout: Duration
+    let transport: any HTTPTransport
+    let baseURL: String
+    let headers: [HTTPHeader]
+    let timeout: Duration
     private let now: WallClock
     private let session: YahooSession
 
