@@ -71,6 +71,7 @@ struct HistoryCommand: AsyncParsableCommand {
         let history: ReadPriceHistory.History
         switch await ReadPriceHistory.read(symbol: symbol, range: range, interval: interval, provider: provider,
                                            configPath: config.path, environment: environment, now: end.flatMap(Timestamp.init(parsing:)) ?? Alerts.now(),
+                                           marketHours: MarketCalendarsLoader.load(configPath: config.path, environment: environment).calendars,
                                            builtInWhenAbsent: config.isDefault, report: StandardOutput.report) {
         case .configurationFailed:
             throw ExitCode.failure

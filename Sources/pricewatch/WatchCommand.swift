@@ -43,12 +43,15 @@ struct WatchCommand: AsyncParsableCommand {
             ?? environment["TZ"].flatMap { TimeZone(identifier: $0.hasPrefix(":") ? String($0.dropFirst()) : $0) }
             ?? utc
         let refreshes = format == .text && isatty(STDOUT_FILENO) == 1
+        // Calendar diagnostics are reported by `pricewatch market` and `check`; here a missing
+        // calendar only means markets show as unknown.
+        let calendars = MarketCalendarsLoader.load(configPath: config.path, environment: environment).calendars
         while true {
             let now = Alerts.now()
             let entries: [WatchlistEntry]
             let refresh: RuleDuration
             switch await ReadWatchlist.read(configPath: config.path, environment: environment, now: now,
-                                            report: StandardOutput.report) {
+                                            marketHours: calendars, report: StandardOutput.report) {
             case .configurationFailed:
                 throw ExitCode(1)
             case .failed(let error):
