@@ -89,7 +89,9 @@ public enum Daemon {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
-        let polling = PollingService(initial: setup, consumers: [evaluator], clock: clock, wallClock: wallClock,
+        // Paper-trading fills: the lead wires the calendars' MarketHours here at merge.
+        let paperFills = PaperFillConsumer(store: store, markets: AlwaysOpenMarkets(), doorbell: doorbell, logger: logger)
+        let polling = PollingService(initial: setup, consumers: [evaluator, paperFills], clock: clock, wallClock: wallClock,
                                      logger: logger, observer: observer)
         // The order of the switch: the pollers stop, the evaluator takes the new rules (or
         // refuses them), the sinks switch over, the pollers start again.

@@ -56,6 +56,7 @@ enum StoreMigrations {
         migrator.registerMigration("v3", foreignKeyChecks: .immediate, migrate: v3)
         // Rebuilds `delivery` (its foreign key changes): checked once, at the end.
         migrator.registerMigration("v4", foreignKeyChecks: .deferred, migrate: v4)
+        migrator.registerMigration("paper-ledger", foreignKeyChecks: .immediate, migrate: PaperLedgerMigration.migrate)
         return migrator
     }()
 
