@@ -19,7 +19,8 @@ struct Paper: AsyncParsableCommand {
     /// Prints a rendered block (which ends with a newline).
     static func print(_ block: String) {
         var output = StandardOutput.output()
-        output.line(block.hasSuffix("\n") ? String(block.dropLast()) : block)
+        // Drop the final line feed byte only: a CSV line ends in CR LF, one Character in Swift.
+        output.line(block.utf8.last == UInt8(ascii: "\n") ? String(decoding: block.utf8.dropLast(), as: UTF8.self) : block)
         output.flush()
     }
 

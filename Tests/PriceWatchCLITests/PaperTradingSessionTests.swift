@@ -90,12 +90,19 @@ import Testing
         #expect((positions.first?["quantity"] as? NSNumber)?.intValue == 6, "10 bought once, 4 sold: \(positions)")
         let fees = (statement["fees_paid"] as? NSNumber)?.intValue
         #expect(fees == 2, "two fills of 1 each")
+        let history = try Self.paper(["history", "alice", "--format", "json"], directory)
+        #expect(history.status == 0, "paper history: \(history.standardError)")
+        #expect(history.standardOutput.contains("\"period\":\"ALL\""))
         let check = try Self.paper(["check"], directory)
         #expect(check.status == 0, "paper check: \(check.standardOutput) \(check.standardError)")
         #expect(check.outputLines.last == "1 paper account(s) checked, 0 problem(s)")
         let board = try Self.paper(["leaderboard", "--format", "csv"], directory)
         #expect(board.status == 0)
-        #expect(board.outputLines.first?.hasPrefix("rank,account,") == true)
-        #expect(board.outputLines.count == 2)
+        // CSV lines end in CRLF.
+        #expect(board.standardOutput.hasSuffix("\r\n"))
+        let rows = board.standardOutput.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(rows.count == 2, "\(rows)")
+        #expect(rows.first?.hasPrefix("rank,account,") == true)
+        #expect(rows.last?.hasPrefix("1,alice,USD,") == true)
     }
 }

@@ -8,7 +8,14 @@ import Testing
     static let tables = [
         "table alert", "index alert_by_created_at", "index alert_by_time", "trigger alert_deletes_notification",
         "table delivery", "index delivery_by_sink", "index delivery_due", "table job_run", "table notification",
-        "index notification_by_created_at", "table quote", "table rule_state",
+        "index notification_by_created_at",
+        // The paper-ledger migration's tables and append-only triggers.
+        "table paper_account", "trigger paper_account_no_delete", "trigger paper_account_no_update",
+        "table paper_order", "trigger paper_order_no_delete", "trigger paper_order_no_update",
+        "table paper_outcome", "trigger paper_outcome_no_delete", "trigger paper_outcome_no_update",
+        "table paper_posting", "index paper_posting_by_account", "trigger paper_posting_no_delete",
+        "trigger paper_posting_no_update",
+        "table quote", "table rule_state",
     ]
 
     /// The names and kinds of the schema's objects (without GRDB's and SQLite's own).

@@ -81,4 +81,23 @@ import Testing
         // Peak 1210, then 1089: 10%.
         #expect(abs(all.maxDrawdown - 0.1) < 1e-12)
     }
+
+    @Test func theEquitySeriesValuesPositionsAtEachDaysLastPrice() {
+        let open = day(2026, 3, 2)
+        let dayMs = Int64(86_400_000)
+        let account = PaperAccount(name: "a", currency: "USD", startingCash: dec("1000"),
+                                   openedAt: at(open.daysSinceEpoch * dayMs + 1000))
+        let fill = PaperFill(orderID: "o1", account: "a", symbol: "X", side: .buy, quantity: dec("2"), price: dec("100"),
+                             notional: dec("200"), fee: .zero, quoteTime: at(0),
+                             bookedAt: at((open.daysSinceEpoch + 1) * dayMs + 1000), provider: "replay")
+        let history: [String: PaperEquitySeries.PriceHistory] = [
+            "X": [(at((open.daysSinceEpoch + 1) * dayMs + 5000), dec("110")),
+                  (at((open.daysSinceEpoch + 2) * dayMs + 5000), dec("120"))],
+        ]
+        // Day 1: 1000 deposited. Day 2: 800 cash + 2 * 110. Day 3: 800 + 2 * 125 (the latest price wins today).
+        let series = PaperEquitySeries.build(account: account, postings: PaperPosting.opening(of: account) + fill.postings,
+                                             history: history, latest: ["X": dec("125")], today: open.advanced(by: 2))
+        #expect(series.map(\.equity) == [dec("1000"), dec("1020"), dec("1050")])
+        #expect(series.map(\.flow) == [dec("1000"), .zero, .zero])
+    }
 }
