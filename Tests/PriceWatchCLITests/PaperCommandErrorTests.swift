@@ -3,8 +3,9 @@ import PriceWatchTestKit
 import Testing
 
 /// Bad input to the paper commands: clear one-line errors naming the thing, never a crash, and
-/// nothing created where nothing should be.
-@Suite struct PaperCommandErrorTests {
+/// nothing created where nothing should be. Serialized: each test blocks a thread on the
+/// commands it runs, and a loaded machine has few.
+@Suite(.serialized) struct PaperCommandErrorTests {
     static func directory() throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
         try directory.write("pricewatch.toml", "state = \"state/pricewatch.db\"\n")
