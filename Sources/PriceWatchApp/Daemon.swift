@@ -46,6 +46,10 @@ public enum Daemon {
             return configurationErrorStatus
         }
         redaction.update(for: setup.configuration)
+        // Trading calendars (docs/markets.md): a missing or bad calendar file is reported and its
+        // markets count as always open; it never stops the daemon.
+        let (markets, calendarDiagnostics) = MarketCalendarsLoader.load(configPath: configPath, environment: environment)
+        report(calendarDiagnostics)
         startupProgress()
         let store: SQLiteAlertStore
         do {
@@ -94,7 +98,9 @@ public enum Daemon {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
-        let polling = PollingService(initial: setup, consumers: [evaluator, HistoryRecorder(store: candles, logger: logger)],
+        // Paper-trading fills: only while the symbol's market is open.
+        let paperFills = PaperFillConsumer(store: store, markets: markets, doorbell: doorbell, logger: logger)
+        let polling = PollingService(initial: setup, consumers: [evaluator, HistoryRecorder(store: candles, logger: logger), paperFills],
                                      clock: clock, wallClock: wallClock,
                                      logger: logger, observer: observer)
         // The order of the switch: the pollers stop, the evaluator takes the new rules (or

@@ -57,6 +57,7 @@ enum StoreMigrations {
         // Rebuilds `delivery` (its foreign key changes): checked once, at the end.
         migrator.registerMigration("v4", foreignKeyChecks: .deferred, migrate: v4)
         migrator.registerMigration("candles", foreignKeyChecks: .immediate, migrate: candles)
+        migrator.registerMigration("paper-ledger", foreignKeyChecks: .immediate, migrate: PaperLedgerMigration.migrate)
         return migrator
     }()
 
