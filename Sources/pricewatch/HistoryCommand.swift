@@ -134,8 +134,8 @@ struct HistoryCommand: AsyncParsableCommand {
         let (zone, zoneName) = zone(history, environment: environment)
         var lines: [String] = []
         let currency = history.currency ?? "currency unknown"
-        let first = history.candles.first.map { LocalTime.text($0.time, zone: zone) } ?? "-"
-        let last = history.candles.last.map { LocalTime.text($0.time, zone: zone) } ?? "-"
+        let first = history.candles.first.map { LocalTimeText.text($0.time, zone: zone) } ?? "-"
+        let last = history.candles.last.map { LocalTimeText.text($0.time, zone: zone) } ?? "-"
         lines.append("\(symbol)  \(currency)  \(history.candles.count) \(history.interval) candles  \(first) to \(last) \(zoneName)  (\(history.source))")
         if let newest = history.candles.last {
             var summary = "last \(newest.close.formatted(minimumFractionDigits: 2))"

@@ -66,7 +66,7 @@ struct WatchCommand: AsyncParsableCommand {
                 for entry in entries { output.line(entry.jsonLine(now: now)) }
             case .text:
                 // Home and clear: the refreshed view replaces the last one.
-                if refreshes { output.line("\u{1B}[H\u{1B}[2J" + "pricewatch watch  \(LocalTime.text(now, zone: zone))  every \(refresh)") }
+                if refreshes { output.line("\u{1B}[H\u{1B}[2J" + "pricewatch watch  \(LocalTimeText.text(now, zone: zone))  every \(refresh)") }
                 if entries.isEmpty {
                     var errors = StandardOutput.error()
                     errors.line("\(config.path): no rules")

@@ -7,8 +7,8 @@ extension Alert {
     /// abbreviation: it is exact, also in the hour that repeats when clocks go back.
     func localTime(inZone zone: String?) -> String {
         guard let timeZone = zone.flatMap(TimeZone.init(identifier:)) else {
-            return LocalTime.text(time, zone: TimeZone(identifier: "UTC") ?? .gmt) + " UTC"
+            return LocalTimeText.text(time, zone: TimeZone(identifier: "UTC") ?? .gmt) + " UTC"
         }
-        return LocalTime.text(time, zone: timeZone) + " " + LocalTime.offset(time, zone: timeZone)
+        return LocalTimeText.text(time, zone: timeZone) + " " + LocalTimeText.offset(time, zone: timeZone)
     }
 }

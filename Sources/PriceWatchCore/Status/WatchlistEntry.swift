@@ -73,7 +73,7 @@ public struct WatchlistEntry: Sendable, Hashable {
         return [
             symbol, price.map(Self.text) ?? "-", change.map(Self.signed) ?? "-", currency ?? "-", range ?? "-",
             dayCloses.isEmpty ? "-" : Sparkline.render(dayCloses, width: Self.sparklineWidth),
-            marketText(now: now), time.map { LocalTime.text($0, zone: zone) } ?? "-",
+            marketText(now: now), time.map { LocalTimeText.text($0, zone: zone) } ?? "-",
             rules.isEmpty ? "-" : rules.map { "\($0.rule) \($0.state.name)" }.joined(separator: ", "),
         ]
     }

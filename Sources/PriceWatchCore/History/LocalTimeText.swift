@@ -2,7 +2,7 @@ import Foundation
 
 /// Times for people: `2024-10-02 09:30` in a given zone (text outputs; machine formats print
 /// UTC RFC 3339).
-public enum LocalTime {
+public enum LocalTimeText {
     /// `yyyy-MM-dd HH:mm` in `zone`.
     public static func text(_ time: Timestamp, zone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
