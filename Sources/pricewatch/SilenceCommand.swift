@@ -68,7 +68,7 @@ struct SilenceCommand: AsyncParsableCommand {
             let now = Alerts.now()
             let endsAt = try end(now: now)
             let target = rule.map { Silence.Target.rule($0) } ?? .symbol(symbol ?? "")
-            let silences = try await SilenceCommand.silences(
+            let silences = try SilenceCommand.silences(
                 await ManageSilences.add(configPath: config.path, target: target, endsAt: endsAt, comment: comment, now: now,
                                          report: StandardOutput.report))
             var output = StandardOutput.output()
@@ -97,7 +97,7 @@ struct SilenceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let now = Alerts.now()
-            let silences = try await SilenceCommand.silences(
+            let silences = try SilenceCommand.silences(
                 await ManageSilences.list(configPath: config.path, all: all, now: now, report: StandardOutput.report))
             var output = StandardOutput.output()
             if silences.isEmpty, format == .text { output.line(all ? "no silences" : "no silences in force") }
@@ -121,7 +121,7 @@ struct SilenceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let now = Alerts.now()
-            let silences = try await SilenceCommand.silences(
+            let silences = try SilenceCommand.silences(
                 await ManageSilences.expire(configPath: config.path, id: id, now: now, report: StandardOutput.report))
             guard let silence = silences.first else { throw StandardOutput.failure("error: no silence has the id '\(id)'") }
             var output = StandardOutput.output()

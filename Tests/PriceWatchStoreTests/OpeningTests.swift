@@ -9,6 +9,8 @@ import Testing
         "table alert", "index alert_by_created_at", "index alert_by_time", "trigger alert_deletes_notification",
         "table delivery", "index delivery_by_sink", "index delivery_due", "table job_run", "table notification",
         "index notification_by_created_at", "table quote", "table rule_state",
+        "table silence", "index silence_by_ends_at", "trigger silence_delete_generation", "table silence_generation",
+        "trigger silence_insert_generation", "trigger silence_update_generation",
     ]
 
     /// The names and kinds of the schema's objects (without GRDB's and SQLite's own).
