@@ -65,7 +65,8 @@ struct SilenceCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let now = Alerts.now()
+            // Whole seconds: silences read back as `…T21:00:00Z`, not `…T21:00:00.216Z`.
+            let now = Timestamp(seconds: Alerts.now().milliseconds / 1000)
             let endsAt = try end(now: now)
             let target = rule.map { Silence.Target.rule($0) } ?? .symbol(symbol ?? "")
             let silences = try SilenceCommand.silences(

@@ -59,9 +59,9 @@ import Testing
         #expect(none.outputLines == ["no silences in force"])
     }
 
-    @Test func usageErrorsAndAnUnknownIdSayWhatIsWrong() throws {
+    @Test func usageErrorsAMissingStateAndAnUnknownIdSayWhatIsWrong() async throws {
         let directory = try TemporaryDirectory()
-        try ReplayDaemonFiles.write(in: directory, prices: ["10"])
+        try ReplayDaemonFiles.write(in: directory, prices: ["10", "20"])
         let neither = try CommandRunner.run(["silence", "add", "--config", "pricewatch.toml"], in: directory.path)
         #expect(neither.status == 64)
         #expect(neither.standardError.contains("--rule ID or --symbol SYMBOL"))
@@ -72,6 +72,12 @@ import Testing
                                              in: directory.path)
         #expect(badUntil.status == 64)
         #expect(badUntil.standardError.contains("found \"soon\""), "\(badUntil.standardError)")
+        let noState = try CommandRunner.run(["silence", "add", "--config", "pricewatch.toml", "--symbol", "X"], in: directory.path)
+        #expect(noState.status == 1, "a silence must not create the state database")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("state/pricewatch.db")))
+        let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
+        try await daemon.waitForOutput("an alert") { Self.ids($0).count >= 1 }
+        #expect(try await daemon.stop() == 0)
         let unknown = try CommandRunner.run(["silence", "expire", "--config", "pricewatch.toml", "s-000000000000"], in: directory.path)
         #expect(unknown.status == 1)
         #expect(unknown.standardError.contains("no silence has the id 's-000000000000'"), "\(unknown.standardError)")

@@ -22,8 +22,8 @@ public enum ManageSilences {
         return "s-" + String(repeating: "0", count: 12 - hex.count) + hex
     }
 
-    /// Adds a silence of `target` from `now` to `endsAt`. Creates the state database when it
-    /// does not exist yet, so a silence can be set before the first start.
+    /// Adds a silence of `target` from `now` to `endsAt`. The state database must exist (the
+    /// daemon creates it at its first start).
     public static func add(configPath: String, target: Silence.Target, endsAt: Timestamp, comment: String,
                            now: Timestamp, report: ([Diagnostic]) -> Void) async -> Outcome {
         let silence = Silence(id: newID(), target: target, startsAt: now, endsAt: endsAt, comment: comment, createdAt: now)
@@ -55,6 +55,9 @@ public enum ManageSilences {
         report(diagnostics)
         guard let location else { return .configurationFailed }
         do {
+            // The file must exist: like `requeue`, a silence never creates the state database
+            // (one created by another user than the daemon's would lock the daemon out).
+            _ = try SQLiteAlertStore.openReadOnly(path: location.statePath).close()
             let store = try SQLiteAlertStore.open(path: location.statePath)
             let result: [Silence]
             do {
