@@ -75,7 +75,9 @@ public enum Daemon {
         }
         let sinkRegistry = SinkRegistry(setup.sinks, configuration: setup.configuration.sinks)
         let dispatcher = DeliveryDispatcher(store: watchedStore, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
-                                            wallClock: wallClock, logger: logger)
+                                            wallClock: wallClock, logger: logger,
+                                            // The SQLite store itself: `DaemonStore` (the fault watch) has no silences role.
+                                            silenceGate: SilenceGate(store: store, logger: logger))
         startupProgress()
         let observer = observer ?? SystemdObserver(
             notifier: notifier, watchdogPeriod: watchdogPeriod, logger: logger,
