@@ -13,7 +13,7 @@ struct MainFileReader {
 
     /// The keys of the main file's root table.
     static let keys = ["rules", "state", "interval", "retention", "stale_after", "failure_warning_after",
-                       "provider", "notify", "providers", "sinks"]
+                       "provider", "notify", "providers", "sinks", "http"]
 
     private var secrets: SecretResolver { SecretResolver(baseDirectory: baseDirectory, environment: environment) }
 
@@ -39,6 +39,7 @@ struct MainFileReader {
 
         readProviders(reader, into: &settings)
         readSinks(reader, into: &settings)
+        settings.http = readHTTP(reader)
 
         if reader.has("provider") {
             settings.defaultProviderWritten = true
