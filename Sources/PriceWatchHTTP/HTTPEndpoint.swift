@@ -92,8 +92,14 @@ public struct HTTPEndpoint: Service {
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger)
         logger.notice("HTTP endpoint listening on \(settings.host):\(settings.port)\(settings.token == nil ? "" : " (bearer token required)")")
+        // Open event streams would hold the server's graceful shutdown for their lifetime: they
+        // end as soon as shutdown begins (browsers reconnect to the next daemon by themselves).
         defer { live.finishListeners() }
-        try await app.runService()
+        try await withGracefulShutdownHandler {
+            try await app.runService()
+        } onGracefulShutdown: {
+            live.finishListeners()
+        }
     }
 
     /// Writes `stream` as server-sent events, with a comment line every ``keepAliveEvery`` of
@@ -108,8 +114,9 @@ public struct HTTPEndpoint: Service {
                 continuation.finish()
             }
             let ticks = Task {
+                // Cancellation (the client went, shutdown) ends the sleep and the loop.
                 while ContinuousClock.now < deadline {
-                    try? await Task.sleep(for: keepAliveEvery)
+                    do { try await Task.sleep(for: keepAliveEvery) } catch { break }
                     continuation.yield(": keep-alive\n\n")
                 }
                 continuation.finish()

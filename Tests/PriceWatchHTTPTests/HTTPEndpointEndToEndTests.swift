@@ -31,7 +31,7 @@ import Testing
         }
         for name in ["pricewatch_provider_request_duration_seconds_bucket", "pricewatch_quotes_accepted_total{provider=\"replay\"}",
                      "pricewatch_deliveries_total{sink=\"console\",outcome=\"delivered\"}", "pricewatch_outbox_pending_deliveries",
-                     "pricewatch_outbox_oldest_pending_age_seconds", "pricewatch_rules_watched 5", "pricewatch_symbols_watched 1",
+                     "pricewatch_outbox_oldest_pending_age_seconds", "pricewatch_rules_watched 7", "pricewatch_symbols_watched 1",
                      "pricewatch_last_successful_poll_timestamp_seconds{provider=\"replay\"}",
                      "pricewatch_build_info{version=\"\(PriceWatchVersion.current)\"} 1"] {
             #expect(metrics.contains(name), "\(name) in /metrics")

@@ -7,9 +7,9 @@ import PriceWatchServices
 /// command line calls (``ReadRuleStatus``, ``ReadAlertLog``: the state database opened
 /// read-only), liveness from the daemon's services, market status from ``MarketHours``.
 struct DaemonDashboardSource: DashboardSource {
-    /// Recent alerts shown: those of the last day, at most this many.
+    /// Recent alerts shown: the latest this many (in firing order; the log is bounded by
+    /// `retention`).
     static let recentAlerts = 20
-    static let recentWindowMilliseconds: Int64 = 86_400_000
 
     let configPath: String
     let environment: [String: String]
@@ -39,8 +39,7 @@ struct DaemonDashboardSource: DashboardSource {
         case .failed(let message):
             errors.append("could not read the rule states: \(message)")
         }
-        let since = Timestamp(milliseconds: now.milliseconds - Self.recentWindowMilliseconds)
-        switch await ReadAlertLog.read(configPath: configPath, query: AlertQuery(since: since), report: { _ in }) {
+        switch await ReadAlertLog.read(configPath: configPath, query: AlertQuery(), report: { _ in }) {
         case .read(let log):
             snapshot.alerts = log.records.suffix(Self.recentAlerts).reversed().map { record in
                 .init(alert: record.alert, deliveries: record.deliveries.map { ($0.sink, $0.status.rawValue) })
