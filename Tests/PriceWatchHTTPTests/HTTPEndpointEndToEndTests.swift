@@ -48,6 +48,25 @@ import Testing
         #expect(try await demo.daemon.stop() == 0)
     }
 
+    /// Browsers that come and go on the event stream cost nothing once gone: polling goes on
+    /// (a stream whose client left once kept a core busy until its lifetime ended).
+    @Test func eventStreamClientsThatLeaveDoNotStallPolling() async throws {
+        let demo = try DashboardDaemon()
+        try await demo.waitUntilListening()
+        for _ in 0..<4 {
+            _ = try await RawHTTP.read(port: demo.port, path: "/events", until: "event: poll")
+        }
+        let polls = try await waitFor("the poll count") { await Self.successfulPolls(demo) }
+        try await waitUntil("three more polls after \(polls)") { (await Self.successfulPolls(demo) ?? 0) >= polls + 3 }
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
+    static func successfulPolls(_ demo: DashboardDaemon) async -> Int? {
+        guard let text = await demo.text("/metrics") else { return nil }
+        let prefix = "pricewatch_polls_total{provider=\"replay\",outcome=\"success\"} "
+        return text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) }
+    }
+
     @Test func theEndpointIsReadOnlyAndRefusesBodies() async throws {
         let demo = try DashboardDaemon()
         try await demo.waitUntilListening()
