@@ -13,8 +13,9 @@ import ServiceLifecycle
 /// connections at once (more wait in the backlog), an idle read timeout (a request must
 /// arrive within ``idleTimeout``), no request body, small headers, at most
 /// ``LiveQuotes/maximumListeners`` event streams each ending after ``eventStreamLifetime``,
-/// and at most one state read per second however many requests ask (``SnapshotCache``).
-/// It runs on NIO's event loops, never on the pollers' or the dispatcher's tasks.
+/// and at most one state read and one metrics refresh per second however many requests ask
+/// (``SnapshotCache``). Requests are handled on a thread of their own at the lowest priority
+/// (``LowPriorityExecutor``), never on the pollers' or the dispatcher's threads.
 public struct HTTPEndpoint: Service {
     public static let idleTimeout: TimeAmount = .seconds(15)
     public static let eventStreamLifetime: Duration = .seconds(600)
@@ -40,7 +41,8 @@ public struct HTTPEndpoint: Service {
     }
 
     public func run() async throws {
-        let cache = SnapshotCache(source: source)
+        let executor = LowPriorityExecutor(name: "pricewatch-http")
+        let cache = SnapshotCache(source: source, executor: executor)
         let router = Router()
         router.add(middleware: RequestLimitsMiddleware())
         if let token = settings.token {
@@ -65,7 +67,7 @@ public struct HTTPEndpoint: Service {
                              })
         }
         router.get("/metrics") { _, _ -> Response in
-            await source.updateScrapedMetrics(exporter)
+            await cache.refreshScrapedMetrics(exporter)
             var buffer = ByteBuffer()
             buffer.writeBytes(exporter.render())
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -95,10 +97,13 @@ public struct HTTPEndpoint: Service {
         // Open event streams would hold the server's graceful shutdown for their lifetime: they
         // end as soon as shutdown begins (browsers reconnect to the next daemon by themselves).
         defer { live.finishListeners() }
-        try await withGracefulShutdownHandler {
-            try await app.runService()
-        } onGracefulShutdown: {
-            live.finishListeners()
+        // Every request is handled in a child task of this one, so on the low-priority thread.
+        try await withTaskExecutorPreference(executor) {
+            try await withGracefulShutdownHandler {
+                try await app.runService()
+            } onGracefulShutdown: {
+                live.finishListeners()
+            }
         }
     }
 
@@ -107,13 +112,15 @@ public struct HTTPEndpoint: Service {
     static func stream(_ stream: AsyncStream<String>, to writer: inout any ResponseBodyWriter) async throws {
         let deadline = ContinuousClock.now.advanced(by: eventStreamLifetime)
         try await writer.write(ByteBuffer(string: "retry: 5000\n: pricewatch live updates\n\n"))
-        // One event or one keep-alive tick at a time, merged into a single stream.
-        let merged = AsyncStream<String> { continuation in
-            let events = Task {
+        // Events and keep-alive ticks merged into one stream, by child tasks (which run where
+        // the request does, and end when the client goes or shutdown ends the events).
+        let (merged, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(LiveQuotes.eventsPerListener))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
                 for await event in stream { continuation.yield(event) }
                 continuation.finish()
             }
-            let ticks = Task {
+            group.addTask {
                 // Cancellation (the client went, shutdown) ends the sleep and the loop.
                 while ContinuousClock.now < deadline {
                     do { try await Task.sleep(for: keepAliveEvery) } catch { break }
@@ -121,13 +128,10 @@ public struct HTTPEndpoint: Service {
                 }
                 continuation.finish()
             }
-            continuation.onTermination = { _ in
-                events.cancel()
-                ticks.cancel()
+            defer { group.cancelAll() }
+            for await chunk in merged {
+                try await writer.write(ByteBuffer(string: chunk))
             }
-        }
-        for await chunk in merged {
-            try await writer.write(ByteBuffer(string: chunk))
         }
         try await writer.finish(nil)
     }
