@@ -52,8 +52,9 @@ import Testing
         let url = demo.base + "/"
 
         // The DOM once the page loaded and its script ran (an open event stream keeps the
-        // page from ever being idle, so the load, not virtual time, ends the wait).
-        let dom = try await browser.run(["--timeout=3000", "--dump-dom", url])
+        // page from ever being idle, so the load, not virtual time, ends the wait; `--timeout`
+        // only bounds it on a loaded machine).
+        let dom = try await browser.run(["--timeout=20000", "--dump-dom", url])
         #expect(dom.output.contains("<tr data-symbol=\"AAPL\">"), "the DOM shows AAPL: \(dom.output.prefix(400))")
         #expect(dom.output.contains("aapl-above-225.5"))
         #expect(dom.output.contains("class=\"alert\""))
@@ -66,7 +67,7 @@ import Testing
 
         for (name, width, height) in [("phone", 390, 844), ("desktop", 1280, 900)] {
             let file = browser.profile.file("\(name).png")
-            let shot = try await browser.run(["--hide-scrollbars", "--window-size=\(width),\(height)", "--timeout=3000",
+            let shot = try await browser.run(["--hide-scrollbars", "--window-size=\(width),\(height)", "--timeout=20000",
                                               "--screenshot=\(file)", url])
             #expect(Self.consoleErrors(shot.error).isEmpty, "console errors: \(Self.consoleErrors(shot.error))")
             let png = try #require(FileManager.default.contents(atPath: file), "a \(name) screenshot at \(file)")

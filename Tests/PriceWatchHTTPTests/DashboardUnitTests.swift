@@ -35,7 +35,7 @@ struct DashboardUnitTests {
         #expect(!HTTPEndpointSettings.isLoopback("127.example.com"))
     }
 
-    @Test func everyMetricPassesPromtool() throws {
+    @Test func everyMetricPassesPromtool() async throws {
         let exporter = MetricsExporter()
         let metrics = DaemonMetrics(factory: exporter.factory)
         metrics.polled(provider: "yahoo", failure: nil, at: Timestamp(milliseconds: 1_727_875_800_000))
@@ -57,7 +57,7 @@ struct DashboardUnitTests {
         #expect(text.contains("pricewatch_deliveries_total{sink=\"ntfy\",outcome=\"retry\"} 2"))
         #expect(text.contains("# HELP pricewatch_alerts_fired_total"))
         #expect(text.contains("pricewatch_provider_request_duration_seconds_count{provider=\"yahoo\"} 2"))
-        let check = try Promtool.checkMetrics(text)
+        let check = try await Promtool.checkMetrics(text)
         #expect(check.status == 0, "promtool check metrics: \(check.output)\n\(text)")
     }
 

@@ -36,7 +36,7 @@ import Testing
                      "pricewatch_build_info{version=\"\(PriceWatchVersion.current)\"} 1"] {
             #expect(metrics.contains(name), "\(name) in /metrics")
         }
-        let check = try Promtool.checkMetrics(metrics)
+        let check = try await Promtool.checkMetrics(metrics)
         #expect(check.status == 0, "promtool check metrics: \(check.output)")
 
         // The live feed: a poll arrives by server-sent events with the demo's symbol.

@@ -4,7 +4,11 @@ import Foundation
 enum Promtool {
     static let path = "/usr/bin/promtool"
 
-    static func checkMetrics(_ text: String) throws -> (status: Int32, output: String) {
+    static func checkMetrics(_ text: String) async throws -> (status: Int32, output: String) {
+        try await offPool { try run(text) }
+    }
+
+    private static func run(_ text: String) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["check", "metrics"]

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A request over a plain socket whose answer is read until a marker appears: for responses
-/// that never end (server-sent events) and for misbehaving clients. Every read has a
-/// deadline (SO_RCVTIMEO), so nothing here can hang a test.
+/// that never end (server-sent events). Every read has a deadline (SO_RCVTIMEO), so nothing
+/// here can hang a test, and the blocking reads run off the cooperative pool (``offPool``).
 enum RawHTTP {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -11,7 +11,7 @@ enum RawHTTP {
     /// Connects to 127.0.0.1:`port`, sends a GET for `path` and reads until `marker` has been
     /// received (returns everything read) or `timeout` passes (throws, with what was read).
     static func read(port: Int, path: String, until marker: String, timeout: Duration = .seconds(60)) async throws -> String {
-        try await Task.detached {
+        try await offPool {
             let fd = try connect(port: port)
             defer { close(fd) }
             try send(fd, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
@@ -29,7 +29,7 @@ enum RawHTTP {
                 }
             }
             throw Failure(description: "no '\(marker)' from \(path) within \(timeout); received: \(String(decoding: received, as: UTF8.self))")
-        }.value
+        }
     }
 
     /// A connected socket to 127.0.0.1:`port` whose reads time out after a second.
