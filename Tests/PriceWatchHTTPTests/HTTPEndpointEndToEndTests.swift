@@ -77,6 +77,19 @@ import Testing
         #expect(try await demo.daemon.stop() == 0)
     }
 
+    /// A client that starts a request and never finishes it (slowloris) is cut off by the idle
+    /// timeout; meanwhile everyone else is served.
+    @Test func aSlowClientIsCutOffAndOthersAreServed() async throws {
+        let demo = try DashboardDaemon()
+        try await demo.waitUntilListening()
+        async let closedAfter = RawHTTP.secondsUntilClosed(port: demo.port, sending: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        let health = try #require(await demo.request("/healthz"))
+        #expect(health.status == 200, "served while a slow client holds a connection")
+        let seconds = try await closedAfter
+        #expect(seconds >= 10, "closed by the idle timeout (15 s), not at once: \(seconds) s")
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
     @Test func aTokenIsRequiredAndComparedWhenConfigured() async throws {
         let token = "s3cret-token-\(UUID().uuidString)"
         let demo = try DashboardDaemon(http: "token = { env = \"DASHBOARD_TOKEN\" }\n", environment: ["DASHBOARD_TOKEN": token])
@@ -89,6 +102,19 @@ import Testing
         #expect(right.status == 200)
         #expect(try await demo.daemon.stop() == 0)
         #expect(!(demo.daemon.errorLines + demo.daemon.outputLines).contains { $0.contains(token) }, "the token never appears in output")
+    }
+
+    @Test func aMalformedHTTPTableIsAnErrorNamingFileAndLine() throws {
+        let directory = try TemporaryDirectory()
+        try ReplayDaemonFiles.write(in: directory, prices: ["10"])
+        let main = try String(contentsOfFile: directory.file("pricewatch.toml"), encoding: .utf8)
+        try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"localhost\"\nmax_conections = 5\n")
+        let result = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
+        #expect(result.status != 0)
+        let lines = main.split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(result.errorLines.contains { $0.hasPrefix("pricewatch.toml:\(lines + 2):") && $0.contains("127.0.0.1:8490") },
+                "\(result.errorLines)")
+        #expect(result.errorLines.contains { $0.contains("max_conections") && $0.contains("max_connections") }, "\(result.errorLines)")
     }
 
     @Test func listeningBeyondLoopbackWithoutATokenIsRefused() throws {

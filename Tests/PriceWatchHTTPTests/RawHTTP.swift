@@ -32,6 +32,26 @@ enum RawHTTP {
         }
     }
 
+    /// Connects, sends `partial` (an unfinished request) and waits, reading, until the server
+    /// closes the connection; the time that took. Throws when it stays open past `timeout`.
+    static func secondsUntilClosed(port: Int, sending partial: String, timeout: Duration = .seconds(60)) async throws -> Double {
+        try await offPool {
+            let fd = try connect(port: port)
+            defer { close(fd) }
+            try send(fd, partial)
+            let start = ContinuousClock.now
+            var buffer = [UInt8](repeating: 0, count: 1024)
+            while start.duration(to: .now) < timeout {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+                    let elapsed = start.duration(to: .now).components
+                    return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+                }
+            }
+            throw Failure(description: "the server kept a connection with an unfinished request open for \(timeout)")
+        }
+    }
+
     /// A connected socket to 127.0.0.1:`port` whose reads time out after a second.
     static func connect(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
