@@ -24,9 +24,12 @@ public enum Daemon {
     ///   (``SystemdObserver``: `sd_notify` and the watchdog, which do nothing when the process
     ///   was not started by systemd).
     /// - Parameter marketHours: market open or closed on the dashboard (`[http]`).
+    /// - Parameter priceHistory: the dashboard's day sparklines from stored candles; nil: from
+    ///   the quotes received since start.
     public static func run(configPath: String, environment: [String: String], logger: Logger,
                            observer: (any DaemonObserver)? = nil,
-                           marketHours: any MarketHours = AlwaysOpenMarkets()) async -> Int32 {
+                           marketHours: any MarketHours = AlwaysOpenMarkets(),
+                           priceHistory: (any PriceHistoryReader)? = nil) async -> Int32 {
         // Every log line passes the redactor of the loaded configuration and the escaper.
         let redaction = SecretRedaction()
         let upstream = logger.handler
@@ -121,7 +124,8 @@ public enum Daemon {
         var httpServices: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let httpSettings, let exporter {
             let source = DaemonDashboardSource(configPath: configPath, environment: environment, liveness: liveness,
-                                               markets: marketHours, configuration: { await evaluator.currentConfiguration },
+                                               markets: marketHours, history: priceHistory,
+                                               configuration: { await evaluator.currentConfiguration },
                                                wallClock: wallClock)
             httpServices = [.init(service: HTTPEndpoint(settings: httpSettings, source: source, live: liveQuotes, exporter: exporter,
                                                         logger: logger))]

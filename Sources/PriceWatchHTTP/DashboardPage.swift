@@ -40,7 +40,10 @@ public enum DashboardPage {
             + "<th>Change</th><th>Today</th><th>Market</th></tr></thead><tbody>\n"
         if snapshot.symbols.isEmpty { html += "<tr><td colspan=\"5\" class=\"muted\">no symbols watched</td></tr>\n" }
         for symbol in snapshot.symbols {
-            let points = live.dayPoints(of: symbol.symbol)
+            let received = live.dayPoints(of: symbol.symbol)
+            // Stored history when there is a reader, plus anything received since its last candle.
+            let points = symbol.dayPoints.isEmpty ? received
+                : symbol.dayPoints + received.filter { $0.time > (symbol.dayPoints.last?.time ?? .init(milliseconds: .min)) }
             let price = points.last ?? symbol.lastPrice
             let change = changeText(points)
             html += "<tr data-symbol=\"\(escape(symbol.symbol))\"><td class=\"symbol\">\(escape(symbol.symbol))</td>"

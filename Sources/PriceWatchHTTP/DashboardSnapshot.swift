@@ -11,11 +11,15 @@ public struct DashboardSnapshot: Sendable {
         public var lastPrice: HistoryPoint?
         /// Open or closed (``MarketHours``).
         public var market: MarketStatus
-        public init(symbol: String, provider: String?, lastPrice: HistoryPoint?, market: MarketStatus) {
+        /// The day's prices from stored history (``PriceHistoryReader``), oldest first; empty
+        /// without a reader, and then the sparkline shows the quotes received since start.
+        public var dayPoints: [HistoryPoint]
+        public init(symbol: String, provider: String?, lastPrice: HistoryPoint?, market: MarketStatus, dayPoints: [HistoryPoint] = []) {
             self.symbol = symbol
             self.provider = provider
             self.lastPrice = lastPrice
             self.market = market
+            self.dayPoints = dayPoints
         }
     }
 

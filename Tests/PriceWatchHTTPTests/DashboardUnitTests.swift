@@ -70,3 +70,28 @@ struct DashboardUnitTests {
         #expect(!DashboardPage.sparkline(Array(points.prefix(1))).contains("<polyline"))
     }
 }
+
+/// The watchlist's sparkline takes stored history when the application gives it, and the
+/// quotes received since start otherwise.
+struct DashboardSparklineSourceTests {
+    static func point(_ minute: Int64, _ price: Int64) -> HistoryPoint {
+        HistoryPoint(time: Timestamp(milliseconds: 1_800_000_000_000 + minute * 60_000), price: ExactDecimal(scaled: price * 100_000_000))
+    }
+
+    @Test func storedHistoryFirstThenReceivedQuotes() async {
+        let live = LiveQuotes()
+        _ = await live.receive(PolledQuotes(provider: "p", results: ["X": .success(Quote(symbol: "X", price: ExactDecimal(scaled: 110_00000000),
+                                                                                           time: Self.point(30, 0).time))],
+                                            time: Self.point(30, 0).time))
+        let stored = [Self.point(0, 100), Self.point(5, 105)]
+        let snapshot = DashboardSnapshot(symbols: [.init(symbol: "X", provider: "p", lastPrice: nil, market: .open(until: Self.point(600, 0).time),
+                                                         dayPoints: stored)], now: Self.point(31, 0).time)
+        let html = DashboardPage.sections(snapshot, live: live)
+        #expect(html.contains("+10.0%"), "from the first stored close (100) to the received quote (110)")
+        let withoutHistory = DashboardSnapshot(symbols: [.init(symbol: "X", provider: "p", lastPrice: nil, market: .closed(until: nil))],
+                                               now: Self.point(31, 0).time)
+        let html2 = DashboardPage.sections(withoutHistory, live: live)
+        #expect(html2.contains("<td class=\"price\">110</td>"))
+        #expect(html2.contains("<td class=\"market\">closed</td>"))
+    }
+}

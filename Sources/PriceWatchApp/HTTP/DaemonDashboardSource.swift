@@ -15,6 +15,8 @@ struct DaemonDashboardSource: DashboardSource {
     let environment: [String: String]
     let liveness: DaemonLiveness
     let markets: any MarketHours
+    /// The day's sparkline from stored candles; nil: from the quotes received since start.
+    let history: (any PriceHistoryReader)?
     let configuration: @Sendable () async -> Configuration
     let wallClock: @Sendable () -> Timestamp
 
@@ -32,7 +34,8 @@ struct DaemonDashboardSource: DashboardSource {
                 // A symbol on no known market is always open (the port's contract).
                 let market = markets.market(ofSymbol: status.symbol, exchange: nil)
                     .map { markets.status(of: $0, at: now) } ?? .open(until: Timestamp(milliseconds: .max))
-                snapshot.symbols.append(.init(symbol: status.symbol, provider: status.provider, lastPrice: status.lastPrice, market: market))
+                snapshot.symbols.append(.init(symbol: status.symbol, provider: status.provider, lastPrice: status.lastPrice, market: market,
+                                              dayPoints: await dayPoints(of: status.symbol, last: status.lastPrice)))
             }
         case .configurationFailed:
             errors.append("the configuration on disk has errors; run pricewatch check")
@@ -70,6 +73,17 @@ struct DaemonDashboardSource: DashboardSource {
         exporter.set("pricewatch_rules_watched", to: Double(configuration.rules.count))
         exporter.set("pricewatch_symbols_watched", to: Double(configuration.allSymbols.count))
         exporter.set("pricewatch_build_info", labels: [("version", PriceWatchVersion.current)], to: 1)
+    }
+
+    /// The UTC day of `last` in five-minute closes, from the history reader; empty without one
+    /// or when it fails (the sparkline then uses the quotes received since start).
+    private func dayPoints(of symbol: String, last: HistoryPoint?) async -> [HistoryPoint] {
+        guard let history, let last else { return [] }
+        let day: Int64 = 86_400_000
+        let start = Timestamp(milliseconds: last.time.milliseconds - ((last.time.milliseconds % day) + day) % day)
+        let candles = (try? await history.candles(symbol: symbol, interval: .fiveMinutes, from: start,
+                                                  to: Timestamp(milliseconds: start.milliseconds + day))) ?? []
+        return candles.map { HistoryPoint(time: $0.time, price: $0.close) }
     }
 
     /// Pending deliveries and the creation time of the oldest, through the alert log.
