@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOPosix
 import struct PriceWatchCore.HTTPEndpointSettings
 import ServiceLifecycle
 
@@ -15,7 +16,8 @@ import ServiceLifecycle
 /// ``LiveQuotes/maximumListeners`` event streams each ending after ``eventStreamLifetime``,
 /// and at most one state read and one metrics refresh per second however many requests ask
 /// (``SnapshotCache``). Requests are handled on a thread of their own at the lowest priority
-/// (``LowPriorityExecutor``), never on the pollers' or the dispatcher's threads.
+/// (``LowPriorityExecutor``) and the sockets on an event loop thread at that priority too,
+/// never on the pollers' or the dispatcher's threads.
 public struct HTTPEndpoint: Service {
     public static let idleTimeout: TimeAmount = .seconds(15)
     public static let eventStreamLifetime: Duration = .seconds(600)
@@ -42,6 +44,9 @@ public struct HTTPEndpoint: Service {
 
     public func run() async throws {
         let executor = LowPriorityExecutor(name: "pricewatch-http")
+        // The sockets too: one event loop of its own, at the lowest priority.
+        let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        try await eventLoops.next().submit { LowPriorityExecutor.lowerThisThreadsPriority() }.get()
         let cache = SnapshotCache(source: source, executor: executor)
         let router = Router()
         router.add(middleware: RequestLimitsMiddleware())
@@ -92,11 +97,15 @@ public struct HTTPEndpoint: Service {
                 address: .hostname(settings.host, port: settings.port), serverName: nil, backlog: 256,
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maximumConnections)),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            eventLoopGroupProvider: .shared(eventLoops),
             logger: logger)
         logger.notice("HTTP endpoint listening on \(settings.host):\(settings.port)\(settings.token == nil ? "" : " (bearer token required)")")
         // Open event streams would hold the server's graceful shutdown for their lifetime: they
         // end as soon as shutdown begins (browsers reconnect to the next daemon by themselves).
-        defer { live.finishListeners() }
+        defer {
+            live.finishListeners()
+            eventLoops.shutdownGracefully { _ in }
+        }
         // Every request is handled in a child task of this one, so on the low-priority thread.
         try await withTaskExecutorPreference(executor) {
             try await withGracefulShutdownHandler {

@@ -14,10 +14,7 @@ final class LowPriorityExecutor: TaskExecutor, Sendable {
 
     init(name: String) {
         let thread = Thread { [self] in
-            #if canImport(Glibc)
-            // Linux keeps the nice value per thread: `who` 0 is this thread only.
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
-            #endif
+            Self.lowerThisThreadsPriority()
             while true {
                 wake.wait()
                 guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
@@ -26,6 +23,14 @@ final class LowPriorityExecutor: TaskExecutor, Sendable {
         }
         thread.name = name
         thread.start()
+    }
+
+    /// Gives the calling thread the lowest scheduling priority (nice 19).
+    static func lowerThisThreadsPriority() {
+        #if canImport(Glibc)
+        // Linux keeps the nice value per thread: `who` 0 is this thread only.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+        #endif
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
