@@ -76,6 +76,7 @@ public enum ConfigurationLoader {
                                               defaultProvider: settings.defaultProvider,
                                               staleAfter: settings.staleAfter, failureWarningAfter: settings.failureWarningAfter)
                 configuration?.historyRetention = settings.historyRetention
+                configuration?.http = settings.http
             }
         }
         let diagnostics = (main.diagnostics + (ruleSet?.diagnostics ?? [])).sortedByLocation()

@@ -13,7 +13,7 @@ struct MainFileReader {
 
     /// The keys of the main file's root table.
     static let keys = ["rules", "state", "interval", "retention", "stale_after", "failure_warning_after",
-                       "provider", "notify", "providers", "sinks", "history_retention"]
+                       "provider", "notify", "providers", "sinks", "history_retention", "http"]
 
     private var secrets: SecretResolver { SecretResolver(baseDirectory: baseDirectory, environment: environment) }
 
@@ -40,6 +40,7 @@ struct MainFileReader {
 
         readProviders(reader, into: &settings)
         readSinks(reader, into: &settings)
+        settings.http = readHTTP(reader)
 
         if reader.has("provider") {
             settings.defaultProviderWritten = true

@@ -38,4 +38,6 @@ struct MainSettings {
     /// The main `notify`, when every name in it is a declared sink.
     var defaultNotify: [String]?
     var defaultNotifyWritten = false
+    /// `[http]`, when written and valid.
+    var http: HTTPEndpointSettings?
 }
