@@ -19,11 +19,15 @@ public enum Daemon {
 
     /// Runs the daemon; returns the process exit status.
     ///
-    /// - Parameter observer: told of the daemon's lifecycle; `nil`: systemd's
-    ///   (``SystemdObserver``: `sd_notify` and the watchdog, which do nothing when the process
-    ///   was not started by systemd).
+    /// - Parameters:
+    ///   - observer: told of the daemon's lifecycle; `nil`: systemd's
+    ///     (``SystemdObserver``: `sd_notify` and the watchdog, which do nothing when the process
+    ///     was not started by systemd).
+    ///   - marketHours: the trading calendars market-aware polling asks; the default knows no
+    ///     market, so every symbol is polled at every tick.
     public static func run(configPath: String, environment: [String: String], logger: Logger,
-                           observer: (any DaemonObserver)? = nil) async -> Int32 {
+                           observer: (any DaemonObserver)? = nil,
+                           marketHours: any MarketHours = AlwaysOpenMarkets()) async -> Int32 {
         // Every log line passes the redactor of the loaded configuration and the escaper.
         let redaction = SecretRedaction()
         let upstream = logger.handler
@@ -90,7 +94,7 @@ public enum Daemon {
             continuation.onTermination = { _ in task.cancel() }
         }
         let polling = PollingService(initial: setup, consumers: [evaluator], clock: clock, wallClock: wallClock,
-                                     logger: logger, observer: observer)
+                                     logger: logger, observer: observer, marketHours: marketHours)
         // The order of the switch: the pollers stop, the evaluator takes the new rules (or
         // refuses them), the sinks switch over, the pollers start again.
         let reloads = ReloadCoordinator(
