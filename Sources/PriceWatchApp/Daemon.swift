@@ -20,6 +20,9 @@ public enum Daemon {
 
     /// Runs the daemon; returns the process exit status.
     ///
+    /// The trading calendars (market-aware polling, paper fills, the dashboard) are loaded here
+    /// from `PRICEWATCH_CALENDARS` or the installed data and `calendars.d` (docs/markets.md).
+    ///
     /// - Parameter observer: told of the daemon's lifecycle; `nil`: systemd's
     ///   (``SystemdObserver``: `sd_notify` and the watchdog, which do nothing when the process
     ///   was not started by systemd).
@@ -117,7 +120,7 @@ public enum Daemon {
         let paperFills = PaperFillConsumer(store: store, markets: markets, doorbell: doorbell, logger: logger)
         let polling = PollingService(initial: setup, consumers: [evaluator, HistoryRecorder(store: candles, logger: logger), paperFills] + httpConsumers,
                                      clock: clock, wallClock: wallClock,
-                                     logger: logger, observer: observer)
+                                     logger: logger, observer: observer, marketHours: markets)
         // The order of the switch: the pollers stop, the evaluator takes the new rules (or
         // refuses them), the sinks switch over, the pollers start again.
         let reloads = ReloadCoordinator(
