@@ -26,6 +26,9 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
     public let interval: Duration
     let fetcher: ProviderFetcher<C>
     let consumers: [any QuoteConsumer]
+    /// The calendars, for the time zone of quotes that come without one (`{{local_time}}`).
+    let marketHours: any MarketHours
+    let marketOverrides: [String: MarketIdentifier]
     let clock: C
     let wallClock: @Sendable () -> Timestamp
     /// Carries the provider's metadata, set once.
@@ -58,6 +61,8 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
         self.logger = logger
         self.settings = settings
         self.onPoll = onPoll
+        self.marketHours = marketHours
+        self.marketOverrides = marketOverrides
         self.state = StateBox(origin: origin, State(
             health: DataHealth(symbols: symbols, staleAfter: settings.staleAfter, failureWarningAfter: settings.failureWarningAfter,
                                now: .zero),
@@ -85,7 +90,10 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
             return
         }
         guard let fetched = await fetcher.fetch(plan.fetch, nextPoll: nextPoll ?? clock.now.advanced(by: interval)) else { return }
-        let poll = PolledQuotes(provider: provider.name, results: fetched.answers, servedBy: fetched.servedBy,
+        let answers = fetched.answers.mapValues { answer in
+            answer.map { $0.withMarketTimeZone(from: marketHours, market: marketOverrides[$0.symbol]) }
+        }
+        let poll = PolledQuotes(provider: provider.name, results: answers, servedBy: fetched.servedBy,
                                 failure: fetched.failure?.error,
                                 unserved: Set(fetched.unserved).subtracting(fetched.servedBy.keys), time: wallClock())
         let fresh = await publish(poll)
