@@ -52,8 +52,9 @@ public enum Daemon {
         redaction.update(for: setup.configuration)
         // Trading calendars (docs/markets.md): a missing or bad calendar file is reported and its
         // markets count as always open; it never stops the daemon.
+        // They go to the log (the journal), not to standard error as the configuration's do.
         let (markets, calendarDiagnostics) = MarketCalendarsLoader.load(configPath: configPath, environment: environment)
-        report(calendarDiagnostics)
+        for diagnostic in calendarDiagnostics { logger.warning("\(diagnostic)") }
         // The HTTP endpoint (`[http]`, off by default) and the metrics it exports; read once at
         // start: a change of `[http]` takes effect at the next start.
         let httpSettings = setup.configuration.http
