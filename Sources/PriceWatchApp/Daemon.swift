@@ -78,7 +78,8 @@ public enum Daemon {
         let evaluator: RuleEvaluator
         do {
             evaluator = try await RuleEvaluator(configuration: setup.configuration, store: watchedStore, doorbell: doorbell,
-                                                logger: logger, now: wallClock(), metrics: metrics ?? .disabled)
+                                                logger: logger, now: wallClock(), metrics: metrics ?? .disabled,
+                                                marketHours: markets)
         } catch {
             if let unusable = StoreFailure.unusable(error) { return StoreFailure.stop(unusable, notifier: notifier, logger: logger) }
             logger.critical("could not load state from \(setup.configuration.statePath): \(error)")

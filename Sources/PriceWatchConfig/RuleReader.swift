@@ -6,7 +6,7 @@ import PriceWatchTOML
 enum RuleReader {
     /// The keys of a `[[rule]]` table.
     static let keys = ["id", "symbol", "symbols", "provider"] + Condition.keys
-        + ["from", "rearm", "cooldown", "once", "expires", "enabled", "notify", "message", "market"]
+        + ["from", "rearm", "cooldown", "once", "expires", "enabled", "notify", "message", "market", "session"]
 
     /// The rules of `file`, in file order; none when the file could not be parsed.
     static func read(_ file: ConfigFile) -> [RuleDraft] {
@@ -86,16 +86,27 @@ enum RuleReader {
         }
 
         let market = readMarket(reader)
+        let session = readSession(reader)
 
         var rule: Rule?
         if file.errorCount == errors, let id, let symbols, let condition {
             rule = Rule(id: id, symbols: symbols, provider: provider, condition: condition,
                         baseline: baseline ?? .previousClose, rearm: rearm ?? .zero, cooldown: cooldown,
                         once: once ?? false, expires: expires, enabled: enabled ?? true, notify: notify ?? [],
-                        message: message, market: market)
+                        message: message, market: market, session: session ?? .always)
         }
         let writtenID: String? = if case .string(let text)? = values["id"], !text.isEmpty { text } else { nil }
         return RuleDraft(reader: reader, id: writtenID, provider: provider, notify: notify, rule: rule)
+    }
+
+    /// `session = "always" | "regular" | "extended"`.
+    private static func readSession(_ reader: TableReader) -> RuleSession? {
+        guard let text = reader.nonEmptyString("session", expected: "\"always\", \"regular\" or \"extended\"") else { return nil }
+        guard let session = RuleSession(rawValue: text) else {
+            reader.error("expected \"always\", \"regular\" or \"extended\", found \(Wording.quoted(text))", key: "session")
+            return nil
+        }
+        return session
     }
 
     /// `market = "XNYS"`: a market code, letters and digits (and `/` for `24/5`, `24/7`).
@@ -175,18 +186,19 @@ enum RuleReader {
             reader.tableError("'from' applies only to 'rise', 'fall' and 'move', not to '\(conditionKey)'", at: "from")
             return nil
         }
-        let expected = "\"previous_close\" or a duration such as \"15m\", \"1h\" or \"30d\""
+        let expected = "\"previous_close\", \"open\" or a duration such as \"15m\", \"1h\" or \"30d\""
         guard case .string(let text) = value else {
             reader.error("expected \(expected), found \(value.kindDescription)", key: "from")
             return nil
         }
         if text == "previous_close" { return .previousClose }
+        if text == "open" { return .sessionOpen }
         do {
             return .window(try RuleDuration(parsing: text))
         } catch {
             var reason = error.description
             if reason.hasPrefix("expected ") { reason.removeFirst("expected ".count) }
-            reader.error("expected \"previous_close\" or \(reason)", key: "from")
+            reader.error("expected \"previous_close\", \"open\" or \(reason)", key: "from")
             return nil
         }
     }

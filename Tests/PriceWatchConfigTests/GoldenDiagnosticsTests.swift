@@ -51,7 +51,7 @@ import PriceWatchCore
         ], expected: [
             "$DIR/rules.d/a.toml:5:1: error: unknown key 'whatever' in rule 'x' (expected one of: id, symbol, symbols, "
                 + "provider, above, below, rise, fall, move, crosses, from, rearm, cooldown, once, expires, enabled, "
-                + "notify, message, market)",
+                + "notify, message, market, session)",
         ]),
         GoldenCase(name: "wrong type for a price", files: [
             "rules.d/a.toml": rule("id = \"x\"\nsymbol = \"AAPL\"\nabove = \"200\""),
@@ -84,7 +84,7 @@ import PriceWatchCore
             "$DIR/rules.d/a.toml:1:1: error: rule 'x': missing required key 'symbol' or 'symbols'",
             "$DIR/rules.d/a.toml:4:1: error: unknown key 'whatever' in rule 'x' (expected one of: id, symbol, symbols, "
                 + "provider, above, below, rise, fall, move, crosses, from, rearm, cooldown, once, expires, enabled, "
-                + "notify, message, market)",
+                + "notify, message, market, session)",
         ]),
         GoldenCase(name: "a service name as a sink type", main: GoldenCase.main + """
 
@@ -134,7 +134,7 @@ import PriceWatchCore
         GoldenCase(name: "bad from", files: [
             "rules.d/a.toml": rule("id = \"x\"\nsymbol = \"AAPL\"\nrise = 2\nfrom = \"yesterday\""),
         ], expected: [
-            "$DIR/rules.d/a.toml:5:1: error: rule 'x': from: expected \"previous_close\" or a duration such as "
+            "$DIR/rules.d/a.toml:5:1: error: rule 'x': from: expected \"previous_close\", \"open\" or a duration such as "
                 + "\"30s\", \"5m\", \"1h30m\" or \"7d\", found \"yesterday\" (unknown unit 'y'; units are s, m, h, d)",
         ]),
 

@@ -9,6 +9,9 @@ public struct AlertEngine: Sendable {
     public let book: RuleBook
     private var machines: [RuleStateMachine]
     private var histories: [SymbolHistory]
+    /// Per source, the regular session its latest in-session quote belonged to, with the open
+    /// price when it is known (`from = "open"`).
+    private var sessionOpens: [SessionOpen?]
     private let trackChanges: Bool
     private var changedSlots: [Int] = []
     private var changedFlags: [Bool]
@@ -39,6 +42,7 @@ public struct AlertEngine: Sendable {
             return RuleStateMachine(state: stored.state)
         }
         self.histories = Array(repeating: SymbolHistory(), count: book.sources.count)
+        self.sessionOpens = Array(repeating: nil, count: book.sources.count)
         self.trackChanges = trackChanges
         self.changedFlags = Array(repeating: false, count: trackChanges ? book.slots.count : 0)
     }
@@ -58,6 +62,12 @@ public struct AlertEngine: Sendable {
         histories[index].trim(window: book.window(forSource: index))
     }
 
+    /// The session open a source has seen (carried over a reload with ``adoptSessionOpen(source:_:)``).
+    public func sessionOpen(ofSource index: Int) -> SessionOpen? { sessionOpens[index] }
+
+    /// Takes a session open carried over from a previous engine.
+    public mutating func adoptSessionOpen(source index: Int, _ open: SessionOpen?) { sessionOpens[index] = open }
+
     /// The current state of a slot (for tests and status).
     public func state(ofSlot index: Int) -> RuleState { machines[index].state }
 
@@ -66,23 +76,42 @@ public struct AlertEngine: Sendable {
 
     /// Processes one quote from source `index` (see ``RuleBook/index(of:)``): accepts or
     /// rejects it, then runs every rule on the source in rule order. `provider` is the name
-    /// carried by the alerts (nil in backtests).
-    public mutating func process(_ quote: Quote, source index: Int, provider: String?, now: Timestamp?) -> Outcome {
+    /// carried by the alerts (nil in backtests). `session` places the quote in its market's
+    /// regular session (nil: the market is unknown, every quote is in session and no open is
+    /// known).
+    public mutating func process(_ quote: Quote, source index: Int, provider: String?, now: Timestamp?,
+                                 session: SessionContext? = nil) -> Outcome {
         let acceptance = QuoteAcceptance.decide(quote, lastAccepted: histories[index].latestTime, now: now)
         guard acceptance == .accepted else { return .notAccepted(acceptance) }
 
         var outcome = Outcome(acceptance: .accepted, alerts: [], suppressed: [])
         let window = book.window(forSource: index)
         let price = quote.price, time = quote.time, previousClose = quote.previousClose
+        if let open = session?.sessionOpen, sessionOpens[index]?.time != open {
+            // This quote is the open only when the source's previous quote came before the
+            // session: an engine that joins a session under way does not know its open.
+            let sawTheOpen = histories[index].latestTime.map { $0 < open } ?? false
+            sessionOpens[index] = SessionOpen(time: open, price: sawTheOpen ? price : nil)
+        }
+        let openPrice = sessionOpens[index]?.price
+        let trading = session?.isTrading ?? true
+        let extendedHours = trading || Self.isExtendedHours(quote.marketState)
         // The loop reads only plain values (slot numbers, `RuleCheck`s, states): no rule is
         // copied and nothing is retained per evaluation. Rules are looked up only to build an
         // alert that fires.
         for position in book.sourceSlotStart[index]..<book.sourceSlotStart[index + 1] {
             let slotIndex = Int(book.sourceSlots[position])
             let check = book.checks[slotIndex]
+            switch check.session {
+            case .always: break
+            case .regular: if !trading { continue }
+            case .extended: if !extendedHours { continue }
+            }
             let base: ExactDecimal?
             if check.isPercent {
-                if let window = check.windowMilliseconds {
+                if check.fromOpen {
+                    base = openPrice
+                } else if let window = check.windowMilliseconds {
                     base = histories[index].price(atOrBefore: Timestamp(milliseconds: time.milliseconds &- window))
                 } else {
                     base = previousClose
@@ -114,6 +143,14 @@ public struct AlertEngine: Sendable {
         histories[index].append(time: quote.time, price: quote.price)
         histories[index].trim(window: window)
         return outcome
+    }
+
+    /// Whether a provider marks the quote as pre- or post-market (Yahoo's `marketState`).
+    static func isExtendedHours(_ marketState: String?) -> Bool {
+        switch marketState?.uppercased() {
+        case "PRE", "PREPRE", "POST", "POSTPOST": true
+        default: false
+        }
     }
 
     /// The states changed since the last drain, keyed for the store, with their fingerprints.

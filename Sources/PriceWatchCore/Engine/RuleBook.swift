@@ -23,6 +23,11 @@ public struct RuleBook: Sendable {
     let alertTexts: [AlertTexts]
     /// The longest window any rule on the source uses (nil: none).
     let windowBySource: [RuleDuration?]
+    /// Per source, whether a rule on it has a `session` or `from = "open"`: its quotes need a
+    /// ``SessionContext``.
+    public let needsSessionContext: [Bool]
+    /// Per source, the `market` a rule on it names (the first one, in rule order).
+    public let marketOverrides: [MarketIdentifier?]
     private let sourceIndex: [QuoteSource: Int]
 
     /// Indexes `rules`. With `provider` set, every rule is treated as using that provider
@@ -33,6 +38,8 @@ public struct RuleBook: Sendable {
         var sources: [QuoteSource] = []
         var slotsBySource: [[Int]] = []
         var windows: [RuleDuration?] = []
+        var needsSession: [Bool] = []
+        var markets: [MarketIdentifier?] = []
         var sourceIndex: [QuoteSource: Int] = [:]
         for (ruleIndex, rule) in rules.enumerated() {
             guard let provider = override ?? rule.provider else { continue }
@@ -47,7 +54,11 @@ public struct RuleBook: Sendable {
                     sources.append(source)
                     slotsBySource.append([])
                     windows.append(nil)
+                    needsSession.append(false)
+                    markets.append(nil)
                 }
+                if rule.session != .always || rule.baseline == .sessionOpen { needsSession[index] = true }
+                if markets[index] == nil { markets[index] = rule.market }
                 slotsBySource[index].append(slots.count)
                 slots.append(Slot(rule: ruleIndex, key: RuleStateKey(rule: rule.id, symbol: symbol)))
                 if let window = rule.window { windows[index] = max(windows[index] ?? window, window) }
@@ -65,6 +76,8 @@ public struct RuleBook: Sendable {
         self.sources = sources
         self.slotsBySource = slotsBySource
         self.windowBySource = windows
+        self.needsSessionContext = needsSession
+        self.marketOverrides = markets
         self.sourceIndex = sourceIndex
     }
 

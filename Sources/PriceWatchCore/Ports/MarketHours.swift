@@ -20,6 +20,9 @@ public protocol MarketHours: Sendable {
     func status(of market: MarketIdentifier, at instant: Timestamp) -> MarketStatus
     /// The market's IANA time zone (`America/New_York`), nil when the market is unknown.
     func timeZone(of market: MarketIdentifier) -> String?
+    /// The open of the regular session `instant` lies in (a lunch break included); nil outside
+    /// any session or when unknown. A default answering nil is provided.
+    func regularSessionOpen(of market: MarketIdentifier, at instant: Timestamp) -> Timestamp?
 }
 
 /// Markets that never close and symbols on no known market: what a daemon without calendars

@@ -4,12 +4,15 @@ public enum Baseline: Sendable, Hashable, CustomStringConvertible {
     case previousClose
     /// The latest earlier quote of the symbol at or before `quote time - duration`.
     case window(RuleDuration)
+    /// The first quote of the symbol's current (or latest) regular session (`from = "open"`).
+    case sessionOpen
 
     /// The `from` value as written in configuration.
     public var description: String {
         switch self {
         case .previousClose: "previous_close"
         case .window(let duration): duration.description
+        case .sessionOpen: "open"
         }
     }
 }

@@ -22,11 +22,13 @@ public struct Rule: Sendable, Hashable {
     /// `market`: the market the rule's symbols trade on, overriding what the calendars resolve
     /// from the symbol (market-aware polling asks its hours). Not part of the fingerprint.
     public var market: MarketIdentifier?
+    /// `session`: which quotes the rule evaluates. Not part of the fingerprint.
+    public var session: RuleSession
 
     public init(id: String, symbols: [String], provider: String? = nil, condition: Condition,
                 baseline: Baseline = .previousClose, rearm: ExactDecimal = .zero, cooldown: RuleDuration? = nil,
                 once: Bool = false, expires: Timestamp? = nil, enabled: Bool = true, notify: [String] = [],
-                message: MessageTemplate? = nil, market: MarketIdentifier? = nil) {
+                message: MessageTemplate? = nil, market: MarketIdentifier? = nil, session: RuleSession = .always) {
         self.id = id
         self.symbols = symbols
         self.provider = provider
@@ -40,6 +42,7 @@ public struct Rule: Sendable, Hashable {
         self.notify = notify
         self.message = message
         self.market = market
+        self.session = session
     }
 
     /// The parts of the rule whose change resets its state to armed: the condition key, its
@@ -66,6 +69,7 @@ public struct Rule: Sendable, Hashable {
         switch baseline {
         case .previousClose: return "\(condition.key) \(value)% from previous close"
         case .window(let duration): return "\(condition.key) \(value)% in \(duration)"
+        case .sessionOpen: return "\(condition.key) \(value)% from open"
         }
     }
 }

@@ -22,19 +22,25 @@ public struct RuleCheck: Sendable, Hashable {
     public var expiresAt: Int64?
     public var once: Bool
     public var enabled: Bool
+    /// Percent rules: the base is the session's open (`from = "open"`).
+    public var fromOpen: Bool
+    /// Which quotes the rule evaluates (`session`).
+    public var session: RuleSession
 
     public init(_ rule: Rule) {
         kind = Kind(rule.condition)
         value = rule.condition.value.scaled
         rearm = rule.rearm.scaled
         switch rule.baseline {
-        case .previousClose: windowMilliseconds = nil
+        case .previousClose, .sessionOpen: windowMilliseconds = nil
         case .window(let duration): windowMilliseconds = duration.seconds &* 1000
         }
         cooldownMilliseconds = rule.cooldown.map { $0.seconds &* 1000 }
         expiresAt = rule.expires?.milliseconds
         once = rule.once
         enabled = rule.enabled
+        fromOpen = rule.baseline == .sessionOpen
+        session = rule.session
     }
 
     /// Whether the value is a percent change (evaluated against a base).

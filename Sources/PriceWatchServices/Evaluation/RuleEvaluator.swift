@@ -12,6 +12,9 @@ import PriceWatchCore
 /// writes again.
 public actor RuleEvaluator {
     private var engine: AlertEngine
+    /// The trading calendars: where a quote lies in its session, for `session` and
+    /// `from = "open"` rules.
+    private let marketHours: any MarketHours
     private var configuration: Configuration
     private let store: any RuleStateStore & QuoteHistoryStore
     private let doorbell: Doorbell
@@ -43,8 +46,10 @@ public actor RuleEvaluator {
     /// - Parameter backlogLimit: the most quotes kept in memory while the store refuses writes
     ///   (``PollBacklog``); past it the oldest polls are dropped.
     public init(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore, doorbell: Doorbell, logger: Logger, now: Timestamp,
-                backlogLimit: Int = PollBacklog.defaultMaximumQuotes, metrics: DaemonMetrics = .disabled) async throws {
+                backlogLimit: Int = PollBacklog.defaultMaximumQuotes, metrics: DaemonMetrics = .disabled,
+                marketHours: any MarketHours = AlwaysOpenMarkets()) async throws {
         self.metrics = metrics
+        self.marketHours = marketHours
         self.backlog = PollBacklog(maximumQuotes: backlogLimit)
         self.configuration = configuration
         self.store = store
@@ -79,6 +84,7 @@ public actor RuleEvaluator {
             if let previous, let old = previous.book.index(of: source),
                Self.window(previous.book.window(forSource: old), covers: window) {
                 engine.adoptHistory(source: index, previous.history(ofSource: old))
+                engine.adoptSessionOpen(source: index, previous.sessionOpen(ofSource: old))
                 continue
             }
             let points = try await store.windowHistory(provider: source.provider, symbol: source.symbol, window: window)
@@ -172,7 +178,9 @@ public actor RuleEvaluator {
         for quote in quotes {
             guard let source = engine.book.index(of: QuoteSource(provider: provider, symbol: quote.symbol)) else { continue }
             let server = poll.servedBy[quote.symbol] ?? provider
-            let outcome = engine.process(quote, source: source, provider: server, now: poll.receivedAt)
+            let session = engine.book.needsSessionContext[source]
+                ? Self.sessionContext(of: quote, market: engine.book.marketOverrides[source], hours: marketHours) : nil
+            let outcome = engine.process(quote, source: source, provider: server, now: poll.receivedAt, session: session)
             switch outcome.acceptance {
             case .accepted:
                 report.accepted += 1
@@ -230,5 +238,11 @@ public actor RuleEvaluator {
         } else {
             waiting.removeFirst().resume()
         }
+    }
+
+    /// Where `quote` lies in its market's regular session; nil when its market is unknown.
+    static func sessionContext(of quote: Quote, market override: MarketIdentifier?, hours: any MarketHours) -> SessionContext? {
+        guard let market = override ?? hours.market(ofSymbol: quote.symbol, exchange: quote.exchange) else { return nil }
+        return SessionContext.of(market, at: quote.time, in: hours)
     }
 }

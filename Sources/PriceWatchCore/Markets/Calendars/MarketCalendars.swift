@@ -49,6 +49,10 @@ public struct MarketCalendars: MarketHours {
         calendar(for: market)?.timeZoneIdentifier
     }
 
+    public func regularSessionOpen(of market: MarketIdentifier, at instant: Timestamp) -> Timestamp? {
+        calendar(for: market)?.session(containing: instant)?.open
+    }
+
     /// The market's sessions dated `first ... last`; empty for an unknown market.
     public func sessions(of market: MarketIdentifier, from first: CivilDate, through last: CivilDate) -> [TradingSession] {
         calendar(for: market)?.sessions(from: first, through: last) ?? []

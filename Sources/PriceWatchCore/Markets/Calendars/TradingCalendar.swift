@@ -206,6 +206,18 @@ public struct TradingCalendar: Sendable {
         return .closed(until: nextOpen(after: instant, from: today.adding(days: -1)))
     }
 
+    /// The session `instant` lies in, from its open to its close (a lunch break included); nil
+    /// outside every session.
+    public func session(containing instant: Timestamp) -> TradingSession? {
+        let today = localDate(of: instant)
+        for dayNumber in (today.dayNumber - 1)...(today.dayNumber + 1) {
+            if let session = session(on: CivilDate(dayNumber: dayNumber)), session.open <= instant, instant < session.close {
+                return session
+            }
+        }
+        return nil
+    }
+
     /// The first session open (or end of a break) after `instant`, looking up to 400 days ahead.
     public func nextOpen(after instant: Timestamp) -> Timestamp? {
         nextOpen(after: instant, from: localDate(of: instant).adding(days: -1))
