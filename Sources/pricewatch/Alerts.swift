@@ -37,7 +37,10 @@ struct Alerts: AsyncParsableCommand {
     @Option(help: "Output format: text, json for JSON Lines (one object per alert with a deliveries array), or csv (one row per delivery, with a header).")
     var format: AlertsFormat = .text
 
+    @OptionGroup var timeZone: TimeZoneOption
+
     func validate() throws {
+        try timeZone.refuseMarket("alerts")
         if let since {
             do {
                 _ = try RuleDuration(parsing: since)
@@ -70,9 +73,9 @@ struct Alerts: AsyncParsableCommand {
         for record in records {
             switch format {
             case .text:
-                output.line("\(AlertRendering.textLine(record.alert)) [\(record.alert.id)]")
+                output.line("\(AlertRendering.textLine(record.alert, zone: timeZone.zone)) [\(record.alert.id)]")
                 for delivery in record.deliveries {
-                    output.line("  \(log.sinkIdentities[delivery.sink] ?? delivery.sink): \(Self.state(of: delivery))")
+                    output.line("  \(log.sinkIdentities[delivery.sink] ?? delivery.sink): \(Self.state(of: delivery, zone: timeZone.zone))")
                 }
             case .json:
                 output.line(Self.jsonLine(record, identities: log.sinkIdentities))
@@ -89,13 +92,13 @@ struct Alerts: AsyncParsableCommand {
 
     /// `delivered 2024-10-02T14:31:01Z (1 attempt)`, `pending: next attempt
     /// 2024-10-02T14:35:00Z (3 attempts, last error: HTTP 503)`, `dead (5 attempts): HTTP 404`.
-    static func state(of delivery: Delivery) -> String {
+    static func state(of delivery: Delivery, zone: TimeZone? = nil) -> String {
         let attempts = delivery.attempts == 1 ? "1 attempt" : "\(delivery.attempts) attempts"
         switch delivery.status {
         case .delivered:
-            return "delivered \(delivery.deliveredAt?.rfc3339 ?? "(time unknown)") (\(attempts))"
+            return "delivered \(delivery.deliveredAt.map { LocalTimeText.stamp($0, zone: zone) } ?? "(time unknown)") (\(attempts))"
         case .pending:
-            let next = delivery.nextAttemptAt?.rfc3339 ?? "now"
+            let next = delivery.nextAttemptAt.map { LocalTimeText.stamp($0, zone: zone) } ?? "now"
             let error = delivery.lastError.map { ", last error: \($0)" } ?? ""
             return "pending: next attempt \(next) (\(attempts)\(error))"
         case .dead:

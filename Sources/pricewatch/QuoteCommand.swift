@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PriceWatchApp
 import PriceWatchCore
 
@@ -22,6 +23,8 @@ struct QuoteCommand: AsyncParsableCommand {
 
     @Option(help: "Output format: text, or json for JSON Lines.")
     var format: OutputFormat = .text
+
+    @OptionGroup var timeZone: TimeZoneOption
 
     @Argument(help: ArgumentHelp("Symbols as the provider writes them (AAPL, BTC-USD, BTCUSDT).", valueName: "symbol"))
     var symbols: [String]
@@ -49,10 +52,22 @@ struct QuoteCommand: AsyncParsableCommand {
         case .json:
             for quote in quotes { output.line(QuoteRendering.jsonLine(quote, provider: selection.name)) }
         case .text:
-            if !quotes.isEmpty { for line in QuoteRendering.table(quotes) { output.line(line) } }
+            if !quotes.isEmpty {
+                let zoned = timeZone.isMarket ? Self.inMarketZones(quotes, configPath: config.path) : quotes
+                for line in QuoteRendering.table(zoned, zone: timeZone.isMarket ? nil : timeZone.zone, marketZones: timeZone.isMarket) {
+                    output.line(line)
+                }
+            }
         }
         output.flush()
         errors.flush()
         if quotes.count != answers.count { throw ExitCode.failure }
+    }
+
+    /// The quotes with their market's zone filled in from the trading calendars where the
+    /// provider gave none (`--tz market`).
+    static func inMarketZones(_ quotes: [Quote], configPath: String) -> [Quote] {
+        let calendars = MarketCalendarsLoader.load(configPath: configPath, environment: ProcessInfo.processInfo.environment).calendars
+        return quotes.map { $0.withMarketTimeZone(from: calendars) }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PriceWatchCore
 
 /// How `pricewatch quote` prints quotes: JSON Lines exactly as `docs/commands.md` says, or a table.
@@ -18,7 +19,9 @@ enum QuoteRendering {
 
     /// A header and one row per quote, columns aligned; numbers right-aligned, with at least
     /// two fractional digits; `CHANGE` is the percent change from the previous close.
-    static func table(_ quotes: [Quote]) -> [String] {
+    /// Times in `zone`, or with `marketZones` each in its quote's exchange zone (UTC when it has
+    /// none); RFC 3339 in UTC otherwise.
+    static func table(_ quotes: [Quote], zone: TimeZone? = nil, marketZones: Bool = false) -> [String] {
         let header = ["SYMBOL", "PRICE", "PREV_CLOSE", "CHANGE", "CURRENCY", "TIME", "EXCHANGE", "STATE"]
         let rightAligned: Set<Int> = [1, 2, 3]
         let rows = quotes.map { quote -> [String] in
@@ -28,9 +31,17 @@ enum QuoteRendering {
             }
             return [quote.symbol, quote.price.formatted(minimumFractionDigits: 2),
                     quote.previousClose?.formatted(minimumFractionDigits: 2) ?? "-", change ?? "-",
-                    quote.currency ?? "-", quote.time.rfc3339, quote.exchange ?? "-", quote.marketState ?? "-"]
+                    quote.currency ?? "-", Self.time(quote, zone: zone, marketZones: marketZones), quote.exchange ?? "-", quote.marketState ?? "-"]
         }
         return TextTable.render(header: header, rows: rows, rightAligned: rightAligned)
+    }
+}
+
+extension QuoteRendering {
+    static func time(_ quote: Quote, zone: TimeZone?, marketZones: Bool) -> String {
+        guard marketZones else { return LocalTimeText.stamp(quote.time, zone: zone) }
+        let own = quote.exchangeTimeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")
+        return LocalTimeText.stamp(quote.time, zone: own)
     }
 }
 

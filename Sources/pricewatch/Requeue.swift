@@ -69,7 +69,7 @@ struct Requeue: AsyncParsableCommand {
         var output = StandardOutput.output()
         for delivery in requeued {
             let sink = identities[delivery.sink] ?? delivery.sink
-            let what = delivery.notification.alert.map(AlertRendering.textLine) ?? delivery.notification.summary
+            let what = delivery.notification.alert.map { AlertRendering.textLine($0) } ?? delivery.notification.summary
             output.line("re-queued \(delivery.notification.id) to \(sink) (\(what))")
         }
         output.line("\(requeued.count) dead deliver\(requeued.count == 1 ? "y" : "ies") re-queued")

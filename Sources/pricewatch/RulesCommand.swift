@@ -27,6 +27,12 @@ struct RulesCommand: AsyncParsableCommand {
     @Option(help: "Output format: text (an aligned table), or json for JSON Lines (one object per rule and symbol).")
     var format: OutputFormat = .text
 
+    @OptionGroup var timeZone: TimeZoneOption
+
+    func validate() throws {
+        try timeZone.refuseMarket("rules")
+    }
+
     func run() async throws {
         let (serviceCredentials, environment) = credentials.resolve()
         defer { serviceCredentials.cleanUp() }
@@ -48,7 +54,7 @@ struct RulesCommand: AsyncParsableCommand {
                 errors.line("\(config.path): no rules")
                 errors.flush()
             } else {
-                for line in TextTable.render(header: RuleStatus.header, rows: statuses.map(\.row), rightAligned: [3]) { output.line(line) }
+                for line in TextTable.render(header: RuleStatus.header, rows: statuses.map { $0.row(zone: timeZone.zone) }, rightAligned: [3]) { output.line(line) }
             }
         case .json:
             for status in statuses { output.line(status.jsonLine) }

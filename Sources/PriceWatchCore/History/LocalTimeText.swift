@@ -13,6 +13,13 @@ public enum LocalTimeText {
         return "\(parts.year.map(String.init) ?? "----")-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute))"
     }
 
+    /// A time in a text output: `2024-10-02 09:30 -04:00` in `zone`, or RFC 3339 in UTC
+    /// (`2024-10-02T13:30:00Z`) without one (`--tz` not given).
+    public static func stamp(_ time: Timestamp, zone: TimeZone?) -> String {
+        guard let zone else { return time.rfc3339 }
+        return text(time, zone: zone) + " " + offset(time, zone: zone)
+    }
+
     /// The zone's offset from UTC at `time`: `-04:00`, `+05:30`, `+00:00`.
     public static func offset(_ time: Timestamp, zone: TimeZone) -> String {
         let seconds = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(time.milliseconds) / 1000))

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The two ways alerts are printed: JSON Lines (`docs/commands.md`) and one human-readable line.
 public enum AlertRendering {
     /// One JSON object: `id`, `rule`, `symbol`, `time`, `price`, `condition`; for percent rules
@@ -29,8 +31,8 @@ public enum AlertRendering {
 
     /// `2024-10-02T14:31:00Z aapl-200 AAPL 225.70 USD above 200` and, for percent rules,
     /// `(base 226.21, change -0.23%)`; for crossings the direction.
-    public static func textLine(_ alert: Alert) -> String {
-        var parts = [alert.time.rfc3339, alert.rule, alert.symbol, alert.price.formatted(minimumFractionDigits: 2)]
+    public static func textLine(_ alert: Alert, zone: TimeZone? = nil) -> String {
+        var parts = [LocalTimeText.stamp(alert.time, zone: zone), alert.rule, alert.symbol, alert.price.formatted(minimumFractionDigits: 2)]
         if let currency = alert.currency { parts.append(currency) }
         parts.append(alert.condition)
         if let direction = alert.direction { parts.append("(\(direction))") }

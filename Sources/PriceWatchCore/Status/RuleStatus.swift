@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where one rule stands for one of its symbols, as `pricewatch rules` shows it: the rule's
 /// state, the last price the daemon stored for the symbol and the rule's last alert.
 ///
@@ -29,8 +31,11 @@ public struct RuleStatus: Sendable, Hashable {
         }
 
         /// The text column: `cooling down until 2024-10-02T15:31:00Z` for a cooldown.
-        public var text: String {
-            if case .coolingDown(let until) = self { return "cooling down until \(until.rfc3339)" }
+        public var text: String { text(zone: nil) }
+
+        /// The text column with the cooldown's end in `zone` (nil: RFC 3339 in UTC).
+        public func text(zone: TimeZone?) -> String {
+            if case .coolingDown(let until) = self { return "cooling down until \(LocalTimeText.stamp(until, zone: zone))" }
             return name
         }
     }
@@ -90,10 +95,13 @@ public struct RuleStatus: Sendable, Hashable {
     public static let header = ["RULE", "SYMBOL", "STATE", "LAST_PRICE", "PRICE_TIME", "LAST_ALERT", "DELIVERY"]
 
     /// This status as a row of the text table (`-` where there is nothing).
-    public var row: [String] {
-        [rule, symbol, state.text,
-         lastPrice?.price.formatted(minimumFractionDigits: 2) ?? "-", lastPrice?.time.rfc3339 ?? "-",
-         lastAlert?.time.rfc3339 ?? "-", lastAlert == nil ? "-" : lastAlertDeliveryText]
+    public var row: [String] { row(zone: nil) }
+
+    /// This status as a row of the text table, times in `zone` (nil: RFC 3339 in UTC).
+    public func row(zone: TimeZone?) -> [String] {
+        [rule, symbol, state.text(zone: zone),
+         lastPrice?.price.formatted(minimumFractionDigits: 2) ?? "-", lastPrice.map { LocalTimeText.stamp($0.time, zone: zone) } ?? "-",
+         lastAlert.map { LocalTimeText.stamp($0.time, zone: zone) } ?? "-", lastAlert == nil ? "-" : lastAlertDeliveryText]
     }
 
     /// One JSON object: `rule`, `symbol`, `provider`, `condition`, `state` (armed, fired,
