@@ -8,7 +8,7 @@ enum ChartFixtures {
     /// AAPL's one-minute closes of 2024-10-02 (Tests/Fixtures/history).
     static func aaplSeries() throws -> [ChartPoint] {
         let text = try String(contentsOfFile: RepositoryFiles.path("Tests/Fixtures/history/aapl-1m-2024-10-02.csv"), encoding: .utf8)
-        return text.split(separator: "\n").dropFirst().compactMap { line in
+        return text.split(whereSeparator: \.isNewline).dropFirst().compactMap { line in
             let fields = line.split(separator: ",")
             guard fields.count >= 3, let time = Timestamp(parsing: String(fields[1])),
                   let price = ExactDecimal(String(fields[2])) else { return nil }
