@@ -19,6 +19,8 @@ CONFDIR ?= $(SYSCONFDIR)/pricewatch
 # The distribution's unit directory for a /usr install (where a package would put it), the
 # administrator's otherwise.
 UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(SYSCONFDIR)/systemd/system)
+# The trading calendars (docs/markets.md): /usr/share/pricewatch/calendars for PREFIX=/usr.
+CALENDARDIR ?= $(PREFIX)/share/pricewatch/calendars
 SWIFT ?= swift
 # The toolchain where scripts/setup expects it, also under sudo (whose PATH lacks it).
 export PATH := $(PATH):/opt/swift/usr/bin
@@ -28,14 +30,14 @@ INSTALL ?= install
 UNIT_BINARY := /usr/local/bin/pricewatch
 CREDENTIALS := smtp-password webhook-secret
 
-.PHONY: all build install install-binary install-unit install-config uninstall deb lint-deb
+.PHONY: all build install install-binary install-unit install-config install-calendars uninstall deb lint-deb
 
 all: build
 
 build:
 	$(SWIFT) build -c release --product pricewatch
 
-install: install-binary install-unit install-config
+install: install-binary install-unit install-config install-calendars
 	@echo "installed. Next: edit $(CONFDIR)/pricewatch.toml, run 'pricewatch check', then"
 	@echo "  systemctl daemon-reload && systemctl enable --now pricewatch"
 
@@ -87,8 +89,15 @@ install-config:
 		fi; \
 	done
 
+# The shipped calendars are data of the program, replaced on every install; operators change
+# them with files in $(CONFDIR)/calendars.d (docs/markets.md).
+install-calendars:
+	$(INSTALL) -d "$(DESTDIR)$(CALENDARDIR)"
+	$(INSTALL) -m 0644 calendars/*.toml "$(DESTDIR)$(CALENDARDIR)/"
+
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/pricewatch" "$(DESTDIR)$(UNITDIR)/pricewatch.service"
+	rm -rf "$(DESTDIR)$(CALENDARDIR)"
 	@echo "removed $(BINDIR)/pricewatch and $(UNITDIR)/pricewatch.service"
 	@echo "kept the configuration in $(CONFDIR) and the state in /var/lib/pricewatch; remove them by hand if you want them gone"
 

@@ -16,6 +16,11 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // HMAC-SHA256 for Standard Webhooks signatures (webhook sink) only.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The daemon's HTTP endpoint (dashboard, /metrics, /healthz) and its metrics.
+        // Hummingbird's default traits (swift-configuration, full Foundation) are not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // The pure domain: exact decimals, quotes, rules, the per-rule state machine, alerts,
@@ -64,6 +69,19 @@ let package = Package(
                 "PriceWatchCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        // The HTTP endpoint (Hummingbird): the dashboard, /metrics (Prometheus), /healthz.
+        .target(
+            name: "PriceWatchHTTP",
+            dependencies: [
+                "PriceWatchCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The composition root: wires the adapters to the services, owns the daemon, and holds
@@ -82,6 +100,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                "PriceWatchHTTP",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // The executable: argument parsing only.
@@ -113,7 +133,7 @@ let package = Package(
             path: "Tests/PriceWatchTestKit"
         ),
         .testTarget(name: "PriceWatchCoreTests", dependencies: ["PriceWatchCore", "PriceWatchTestKit"]),
-        .testTarget(name: "PriceWatchConfigTests", dependencies: ["PriceWatchConfig", "PriceWatchCore", "PriceWatchApp"]),
+        .testTarget(name: "PriceWatchConfigTests", dependencies: ["PriceWatchConfig", "PriceWatchCore", "PriceWatchApp", "PriceWatchTestKit"]),
         // The parser against the official toml-test corpus (Tests/Fixtures/toml-test) and hostile inputs.
         .testTarget(name: "PriceWatchTOMLTests", dependencies: ["PriceWatchTOML"]),
         .testTarget(
@@ -153,6 +173,13 @@ let package = Package(
         .testTarget(
             name: "PriceWatchChartsTests",
             dependencies: ["PriceWatchCharts", "PriceWatchCore", "CCairo", "PriceWatchTestKit"]
+        ),
+        // The HTTP endpoint end to end against the running daemon on loopback (promtool, Chromium).
+        .testTarget(
+            name: "PriceWatchHTTPTests",
+            dependencies: ["PriceWatchHTTP", "PriceWatchServices", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit",
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -119,6 +119,10 @@ or, run by root, the files of the installed unit's \\fBLoadCredential=\\fR lines
 where those commands look for the installed \\fIpricewatch.service\\fR (colon-separated directories),
 as systemd does.
 .TP
+.B PRICEWATCH_CALENDARS
+the directory of the trading calendars, before \fI/usr/share/pricewatch/calendars\fR and
+\fI/usr/local/share/pricewatch/calendars\fR.
+.TP
 .B PRICEWATCH_PROVIDER_BASE_URL
 the base URL of the built-in providers \\fBquote\\fR and \\fBsearch\\fR use without a configuration file
 (a proxy, a mirror, a test server).

@@ -64,12 +64,28 @@ struct BenchmarkData {
             }
             return
         }
+        if arguments.first == "market-hours" {
+            let rest = Array(arguments.dropFirst())
+            try MarketHoursBenchmark.run(directory: rest.first ?? "calendars",
+                                         lookups: max(rest.dropFirst().compactMap { Int($0) }.first ?? 1_000_000, 1))
+            return
+        }
+        if arguments.first == "market-week" {
+            let numbers = arguments.dropFirst().compactMap { Int($0) }
+            do {
+                try MarketWeekBenchmark.run(interval: Int64(max(numbers.first ?? 60, 1)), batch: max(numbers.dropFirst().first ?? 50, 1))
+            } catch {
+                FileHandle.standardError.write(Data("pricewatch-bench: \(error)\n".utf8))
+                exit(1)
+            }
+            return
+        }
         if arguments.first == "config-load" {
             try ConfigLoadBenchmark.run(reloads: arguments.dropFirst().compactMap { Int($0) }.first ?? 1_000)
             return
         }
         guard let command = arguments.first, let directory = arguments.dropFirst().first else {
-            FileHandle.standardError.write(Data("usage: pricewatch-bench generate DIR [ROWS] [SYMBOLS] [RULES_PER_SYMBOL] [symbol-major] | startup PRICEWATCH DIR RULES... | backtest-reference RULES CSV | daemon-over-time DIR [SYMBOLS] [SIMULATED_SECONDS] | daemon-config DIR SYMBOLS | poll-cycle [SYMBOLS[,SYMBOLS...]] [CYCLES] [YAHOO_SYMBOLS] | config-load [RELOADS] | outbox DIR [LATENCY_ALERTS] [ALERTS]\n".utf8))
+            FileHandle.standardError.write(Data("usage: pricewatch-bench generate DIR [ROWS] [SYMBOLS] [RULES_PER_SYMBOL] [symbol-major] | startup PRICEWATCH DIR RULES... | backtest-reference RULES CSV | daemon-over-time DIR [SYMBOLS] [SIMULATED_SECONDS] | daemon-config DIR SYMBOLS | poll-cycle [SYMBOLS[,SYMBOLS...]] [CYCLES] [YAHOO_SYMBOLS] | config-load [RELOADS] | market-hours [CALENDARS_DIR] [LOOKUPS] | market-week [INTERVAL_SECONDS] [BATCH] | outbox DIR [LATENCY_ALERTS] [ALERTS]\n".utf8))
             exit(64)
         }
         let numbers = arguments.dropFirst(2).compactMap { Int($0) }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchHTTP
 import PriceWatchServices
 import PriceWatchStore
 import PriceWatchSystemd
@@ -18,6 +19,9 @@ public enum Daemon {
     public static let stateUnusableStatus: Int32 = 65
 
     /// Runs the daemon; returns the process exit status.
+    ///
+    /// The trading calendars (market-aware polling, paper fills, the dashboard) are loaded here
+    /// from `PRICEWATCH_CALENDARS` or the installed data and `calendars.d` (docs/markets.md).
     ///
     /// - Parameter observer: told of the daemon's lifecycle; `nil`: systemd's
     ///   (``SystemdObserver``: `sd_notify` and the watchdog, which do nothing when the process
@@ -39,13 +43,23 @@ public enum Daemon {
         defer { notifier.flush() }
         let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil, transports: transports)
         report(diagnostics)
-        guard let setup = loaded else {
+        guard var setup = loaded else {
             logger.critical("invalid configuration in \(configPath); not starting",
                             metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationRejected.metadataValue])
             notifier.status("invalid configuration in \(configPath); not starting")
             return configurationErrorStatus
         }
         redaction.update(for: setup.configuration)
+        // Trading calendars (docs/markets.md): a missing or bad calendar file is reported and its
+        // markets count as always open; it never stops the daemon.
+        let (markets, calendarDiagnostics) = MarketCalendarsLoader.load(configPath: configPath, environment: environment)
+        report(calendarDiagnostics)
+        // The HTTP endpoint (`[http]`, off by default) and the metrics it exports; read once at
+        // start: a change of `[http]` takes effect at the next start.
+        let httpSettings = setup.configuration.http
+        let exporter = httpSettings.map { _ in MetricsExporter() }
+        let metrics = exporter.map { DaemonMetrics(factory: $0.factory) }
+        if let metrics { setup = measured(setup, metrics: metrics) }
         startupProgress()
         let store: SQLiteAlertStore
         do {
@@ -63,7 +77,7 @@ public enum Daemon {
         let evaluator: RuleEvaluator
         do {
             evaluator = try await RuleEvaluator(configuration: setup.configuration, store: watchedStore, doorbell: doorbell,
-                                                logger: logger, now: wallClock())
+                                                logger: logger, now: wallClock(), metrics: metrics ?? .disabled)
         } catch {
             if let unusable = StoreFailure.unusable(error) { return StoreFailure.stop(unusable, notifier: notifier, logger: logger) }
             logger.critical("could not load state from \(setup.configuration.statePath): \(error)")
@@ -71,16 +85,29 @@ public enum Daemon {
         }
         let sinkRegistry = SinkRegistry(setup.sinks, configuration: setup.configuration.sinks)
         let dispatcher = DeliveryDispatcher(store: watchedStore, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
-                                            wallClock: wallClock, logger: logger)
+                                            wallClock: wallClock, logger: logger,
+                                            // The SQLite store itself: `DaemonStore` (the fault watch) has no silences role.
+                                            silenceGate: SilenceGate(store: store, logger: logger))
         startupProgress()
-        let observer = observer ?? SystemdObserver(
+        let baseObserver = observer ?? SystemdObserver(
             notifier: notifier, watchdogPeriod: watchdogPeriod, logger: logger,
             pendingDeliveries: {
                 try? await watchedStore.pendingDeliveryCount()
             })
+        // With the HTTP endpoint: liveness for /healthz, and the dashboard's live quotes.
+        let liveness = DaemonLiveness()
+        let observer: any DaemonObserver = httpSettings == nil ? baseObserver
+            : LivenessObserver(wrapping: baseObserver, liveness: liveness, wallClock: wallClock)
+        let liveQuotes = LiveQuotes()
+        let httpConsumers: [any QuoteConsumer] = httpSettings == nil ? [] : [PollMetricsConsumer(metrics: metrics ?? .disabled), liveQuotes]
         let housekeeping = Housekeeping(store: watchedStore, configuration: { await evaluator.currentConfiguration },
                                         wallClock: wallClock, logger: logger)
-        let scheduler = JobScheduler(jobs: [housekeeping.job], store: watchedStore, clock: clock, wallClock: wallClock, logger: logger)
+        // Price history: recorded from every poll, pruned by its own job (docs/history.md).
+        let candles = watchedStore.watching(store)
+        let historyRetention = HistoryRetention(store: candles, configuration: { await evaluator.currentConfiguration },
+                                                wallClock: wallClock, logger: logger)
+        let scheduler = JobScheduler(jobs: [housekeeping.job, historyRetention.job], store: watchedStore, clock: clock,
+                                     wallClock: wallClock, logger: logger)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloadRequests = AsyncStream<Void> { continuation in
             let task = Task {
@@ -89,8 +116,11 @@ public enum Daemon {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
-        let polling = PollingService(initial: setup, consumers: [evaluator], clock: clock, wallClock: wallClock,
-                                     logger: logger, observer: observer)
+        // Paper-trading fills: only while the symbol's market is open.
+        let paperFills = PaperFillConsumer(store: store, markets: markets, doorbell: doorbell, logger: logger)
+        let polling = PollingService(initial: setup, consumers: [evaluator, HistoryRecorder(store: candles, logger: logger), paperFills] + httpConsumers,
+                                     clock: clock, wallClock: wallClock,
+                                     logger: logger, observer: observer, marketHours: markets)
         // The order of the switch: the pollers stop, the evaluator takes the new rules (or
         // refuses them), the sinks switch over, the pollers start again.
         let reloads = ReloadCoordinator(
@@ -98,18 +128,31 @@ public enum Daemon {
             observer: observer, logger: logger, wallClock: wallClock, announcesReady: false,
             load: { previous in
                 logger.info("reloading configuration from \(configPath)")
-                let loaded = loadSetup(configPath: configPath, environment: environment, previous: previous, transports: transports)
+                let loaded = loadSetup(configPath: configPath, environment: environment, previous: previous, transports: transports,
+                                       metrics: metrics)
                 if let setup = loaded.0 { redaction.update(for: setup.configuration) }
                 return loaded
             })
+        var httpServices: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let httpSettings, let exporter {
+            let source = DaemonDashboardSource(configPath: configPath, environment: environment, liveness: liveness,
+                                               markets: markets, history: candles,
+                                               configuration: { await evaluator.currentConfiguration },
+                                               wallClock: wallClock)
+            httpServices = [.init(service: HTTPEndpoint(settings: httpSettings, source: source, live: liveQuotes, exporter: exporter,
+                                                        logger: logger))]
+        }
+        let dispatch: any Service = httpSettings == nil ? DispatchService(dispatcher: dispatcher)
+            : DeliveryLivenessService(DispatchService(dispatcher: dispatcher), liveness: liveness)
         let group = ServiceGroup(configuration: .init(
             services: [
                 // First, so it stops last: the watchdog pings while the others drain.
                 .init(service: ObserverService(observer: observer), successTerminationBehavior: .ignore),
-                .init(service: DispatchService(dispatcher: dispatcher)),
+                .init(service: dispatch),
                 .init(service: SchedulerService(scheduler: scheduler)),
                 .init(service: polling),
                 .init(service: StoreFaultService(watch: watchedStore), successTerminationBehavior: .ignore),
+            ] + httpServices + [
                 // Last, so it hears of shutdown first: STOPPING=1 at once, and a reload in
                 // progress is abandoned.
                 .init(service: reloads),
@@ -134,7 +177,8 @@ public enum Daemon {
     /// Loads and validates the configuration and builds its adapters. Providers whose settings
     /// are unchanged from `previous` are reused.
     static func loadSetup(configPath: String, environment: [String: String],
-                          previous: ServiceSetup?, transports: NetworkTransports) -> (ServiceSetup?, [Diagnostic]) {
+                          previous: ServiceSetup?, transports: NetworkTransports,
+                          metrics: DaemonMetrics? = nil) -> (ServiceSetup?, [Diagnostic]) {
         let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
         guard let configuration, !diagnostics.containsErrors else { return (nil, diagnostics) }
         // Build only providers that are new or whose settings changed; reuse the others.
@@ -144,12 +188,16 @@ public enum Daemon {
         }
         let (built, providerDiagnostics) = AdapterFactory.providers(for: changed, transport: transports.http)
         var providers = built
+        if let metrics { providers = providers.mapValues { MeasuredQuoteProvider($0, metrics: metrics) } }
         if let previous {
             for settings in configuration.providers where providers[settings.name] == nil {
                 providers[settings.name] = previous.providers[settings.name]
             }
         }
-        let (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration, transport: transports.http, mailTransport: transports.mail)
+        var (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration, transport: transports.http, mailTransport: transports.mail)
+        if let metrics {
+            sinks = Dictionary(uniqueKeysWithValues: sinks.map { ($0.key, MeasuredNotificationSink($0.value, name: $0.key, metrics: metrics)) })
+        }
         let all = diagnostics + providerDiagnostics + sinkDiagnostics
         guard !all.containsErrors else { return (nil, all) }
         return (ServiceSetup(configuration: configuration, providers: providers, sinks: sinks), all)
@@ -160,5 +208,17 @@ public enum Daemon {
         for diagnostic in diagnostics {
             FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
         }
+    }
+}
+
+extension Daemon {
+    /// `setup` with every provider and sink recording into `metrics`.
+    static func measured(_ setup: ServiceSetup, metrics: DaemonMetrics) -> ServiceSetup {
+        var setup = setup
+        setup.providers = setup.providers.mapValues { MeasuredQuoteProvider($0, metrics: metrics) }
+        setup.sinks = Dictionary(uniqueKeysWithValues: setup.sinks.map {
+            ($0.key, MeasuredNotificationSink($0.value, name: $0.key, metrics: metrics))
+        })
+        return setup
     }
 }

@@ -75,6 +75,8 @@ public enum ConfigurationLoader {
                                               providers: settings.providers, sinks: settings.sinks, rules: rules,
                                               defaultProvider: settings.defaultProvider,
                                               staleAfter: settings.staleAfter, failureWarningAfter: settings.failureWarningAfter)
+                configuration?.historyRetention = settings.historyRetention
+                configuration?.http = settings.http
             }
         }
         let diagnostics = (main.diagnostics + (ruleSet?.diagnostics ?? [])).sortedByLocation()

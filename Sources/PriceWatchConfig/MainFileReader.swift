@@ -13,7 +13,7 @@ struct MainFileReader {
 
     /// The keys of the main file's root table.
     static let keys = ["rules", "state", "interval", "retention", "stale_after", "failure_warning_after",
-                       "provider", "notify", "providers", "sinks"]
+                       "provider", "notify", "providers", "sinks", "history_retention", "http"]
 
     private var secrets: SecretResolver { SecretResolver(baseDirectory: baseDirectory, environment: environment) }
 
@@ -36,9 +36,11 @@ struct MainFileReader {
         if let retention = reader.duration("retention") { settings.retention = retention }
         if let staleAfter = reader.duration("stale_after") { settings.staleAfter = staleAfter }
         if let failures = reader.positiveInteger("failure_warning_after") { settings.failureWarningAfter = failures }
+        if let historyRetention = reader.duration("history_retention") { settings.historyRetention = historyRetention }
 
         readProviders(reader, into: &settings)
         readSinks(reader, into: &settings)
+        settings.http = readHTTP(reader)
 
         if reader.has("provider") {
             settings.defaultProviderWritten = true
@@ -215,28 +217,31 @@ struct MainFileReader {
     }
 
     /// Decodes the type-specific fields of `schema`; missing required fields are reported,
-    /// optional choices get their default.
+    /// optional fields that are not written get their schema default.
     private func decode(_ schema: AdapterSchema, _ reader: TableReader) -> AdapterOptions {
         let errors = file.errorCount
-        var result = AdapterOptions()
-        defer {
-            if file.errorCount == errors, let check = schema.check {
-                for problem in check(result) {
-                    if let index = problem.index {
-                        reader.error(problem.message, key: problem.key, at: reader.path.appending(problem.key).appending(index: index))
-                    } else {
-                        reader.error(problem.message, key: problem.key)
-                    }
+        // Optional keys that are not written take their schema default (the only one there is).
+        let result = schema.filling(decodeWritten(schema, reader))
+        if file.errorCount == errors, let check = schema.check {
+            for problem in check(result) {
+                if let index = problem.index {
+                    reader.error(problem.message, key: problem.key, at: reader.path.appending(problem.key).appending(index: index))
+                } else {
+                    reader.error(problem.message, key: problem.key)
                 }
             }
         }
+        return result
+    }
+
+    /// The fields of `schema` that the table writes, checked and decoded.
+    private func decodeWritten(_ schema: AdapterSchema, _ reader: TableReader) -> AdapterOptions {
+        var result = AdapterOptions()
         for field in schema.fields {
             guard reader.has(field.key) else {
                 if field.required {
                     reader.missing("missing required key '\(field.key)' for type '\(schema.type)' (\(field.summary))",
                                    keys: [field.key])
-                } else if case .choice(let options) = field.kind, let first = options.first {
-                    result[field.key] = .string(first)
                 }
                 continue
             }

@@ -20,6 +20,7 @@ struct MainSettings {
     var retentionWritten = false
     var staleAfter = Configuration.defaultStaleAfter
     var failureWarningAfter = Configuration.defaultFailureWarningAfter
+    var historyRetention = Configuration.defaultHistoryRetention
     /// The providers and sinks whose tables are valid, in file order.
     var providers: [ProviderConfiguration] = []
     var sinks: [SinkConfiguration] = []
@@ -37,4 +38,6 @@ struct MainSettings {
     /// The main `notify`, when every name in it is a declared sink.
     var defaultNotify: [String]?
     var defaultNotifyWritten = false
+    /// `[http]`, when written and valid.
+    var http: HTTPEndpointSettings?
 }

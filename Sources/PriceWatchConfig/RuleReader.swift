@@ -6,7 +6,7 @@ import PriceWatchTOML
 enum RuleReader {
     /// The keys of a `[[rule]]` table.
     static let keys = ["id", "symbol", "symbols", "provider"] + Condition.keys
-        + ["from", "rearm", "cooldown", "once", "expires", "enabled", "notify", "message"]
+        + ["from", "rearm", "cooldown", "once", "expires", "enabled", "notify", "message", "market"]
 
     /// The rules of `file`, in file order; none when the file could not be parsed.
     static func read(_ file: ConfigFile) -> [RuleDraft] {
@@ -85,15 +85,30 @@ enum RuleReader {
             }
         }
 
+        let market = readMarket(reader)
+
         var rule: Rule?
         if file.errorCount == errors, let id, let symbols, let condition {
             rule = Rule(id: id, symbols: symbols, provider: provider, condition: condition,
                         baseline: baseline ?? .previousClose, rearm: rearm ?? .zero, cooldown: cooldown,
                         once: once ?? false, expires: expires, enabled: enabled ?? true, notify: notify ?? [],
-                        message: message)
+                        message: message, market: market)
         }
         let writtenID: String? = if case .string(let text)? = values["id"], !text.isEmpty { text } else { nil }
         return RuleDraft(reader: reader, id: writtenID, provider: provider, notify: notify, rule: rule)
+    }
+
+    /// `market = "XNYS"`: a market code, letters and digits (and `/` for `24/5`, `24/7`).
+    private static func readMarket(_ reader: TableReader) -> MarketIdentifier? {
+        guard let code = reader.nonEmptyString("market", expected: "a market code") else { return nil }
+        let valid = (2...12).contains(code.utf8.count)
+            && code.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == UInt8(ascii: "/") }
+        guard valid else {
+            reader.error("expected a market code such as \"XNYS\", \"XLON\" or \"24/7\" (2 to 12 letters, digits or '/'), found \(Wording.quoted(code))",
+                         key: "market")
+            return nil
+        }
+        return MarketIdentifier(code)
     }
 
     private static func readID(_ reader: TableReader) -> String? {

@@ -452,7 +452,7 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         }
     }
 
-    private func write<T: Sendable>(_ operation: String, _ body: @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ operation: String, _ body: @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await writer.write(body)
         } catch {

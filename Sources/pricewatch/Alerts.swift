@@ -31,7 +31,7 @@ struct Alerts: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only alerts of this symbol.", valueName: "symbol"))
     var symbol: String?
 
-    @Option(help: "Only alerts with a delivery in this state (pending, delivered, dead), and only those deliveries.")
+    @Option(help: "Only alerts with a delivery in this state (pending, delivered, dead, silenced), and only those deliveries.")
     var status: Delivery.Status?
 
     @Option(help: "Output format: text, json for JSON Lines (one object per alert with a deliveries array), or csv (one row per delivery, with a header).")
@@ -100,6 +100,8 @@ struct Alerts: AsyncParsableCommand {
             return "pending: next attempt \(next) (\(attempts)\(error))"
         case .dead:
             return "dead (\(attempts)): \(delivery.lastError ?? "no error recorded")"
+        case .silenced:
+            return delivery.lastError ?? "silenced"
         }
     }
 

@@ -18,5 +18,5 @@ enum AlertsFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension Delivery.Status: ExpressibleByArgument, CaseIterable {
-    public static var allCases: [Delivery.Status] { [.pending, .delivered, .dead] }
+    public static var allCases: [Delivery.Status] { [.pending, .delivered, .dead, .silenced] }
 }

@@ -1,10 +1,9 @@
 import ArgumentParser
-import Foundation
-import PriceWatchConfig
+import PriceWatchApp
 
 /// `--credentials-directory DIR`, for the commands that resolve secrets outside the service
-/// (`check`, `notify-test`): see ``ServiceCredentials`` for where credentials come from
-/// without it.
+/// (`check`, `notify-test`): see ``ResolveCommandCredentials`` for where credentials come
+/// from without it.
 struct CredentialsDirectoryOption: ParsableArguments {
     @Option(name: .long,
             help: ArgumentHelp("""
@@ -16,10 +15,7 @@ struct CredentialsDirectoryOption: ParsableArguments {
     var credentialsDirectory: String?
 
     /// The credentials to use, and this process's environment with `CREDENTIALS_DIRECTORY` set.
-    func resolve() -> (credentials: ServiceCredentials, environment: [String: String]) {
-        let environment = ProcessInfo.processInfo.environment
-        let credentials = ServiceCredentials.resolve(explicitDirectory: credentialsDirectory, environment: environment,
-                                                     isRoot: geteuid() == 0)
-        return (credentials, credentials.environmentFor(environment))
+    func resolve() -> (credentials: ResolveCommandCredentials.Resolved, environment: [String: String]) {
+        ResolveCommandCredentials.resolve(explicitDirectory: credentialsDirectory)
     }
 }

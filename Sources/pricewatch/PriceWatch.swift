@@ -15,6 +15,9 @@ struct PriceWatch: AsyncParsableCommand {
             configuration is invalid.
             """,
         version: PriceWatchVersion.current,
-        subcommands: [Run.self, Check.self, Backtest.self, QuoteCommand.self, SearchCommand.self, Alerts.self, Requeue.self, RulesCommand.self, NotifyTest.self]
+        subcommands: [
+            Run.self, Check.self, Backtest.self, QuoteCommand.self, SearchCommand.self, Alerts.self, Requeue.self,
+            RulesCommand.self, NotifyTest.self, MarketCommand.self, HistoryCommand.self, WatchCommand.self, Paper.self, SilenceCommand.self,
+        ]
     )
 }

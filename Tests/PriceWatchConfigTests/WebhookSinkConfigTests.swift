@@ -53,7 +53,8 @@ import Testing
         let sink = try #require(configuration?.sink(named: "hook"))
         #expect(sink.options.string("format") == "json")
         #expect(sink.options.stringTable("headers") == nil)
-        #expect(sink.options.duration("timeout") == nil)
+        // The loader fills in the schema's default (docs/configuration.md, "Defaults").
+        #expect(sink.options.duration("timeout") == RuleDuration(seconds: 10))
         #expect(sink.options.secret("secret") == nil)
     }
 

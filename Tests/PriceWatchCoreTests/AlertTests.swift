@@ -187,7 +187,7 @@ struct AlertTests {
         #expect(template.render { _ in nil } == "[][][]")
     }
 
-    static let known = "(known: {{rule}} {{symbol}} {{price}} {{currency}} {{condition}} {{time}} {{base}} {{change}})"
+    static let known = "(known: {{rule}} {{symbol}} {{price}} {{currency}} {{condition}} {{time}} {{base}} {{change}} {{local_time}})"
 
     @Test("unknown placeholders are errors, with a suggestion when one is close", arguments: [
         ("{{symbl}}", "unknown placeholder '{{symbl}}'; did you mean '{{symbol}}'? \(known)"),
@@ -209,10 +209,10 @@ struct AlertTests {
         #expect(throws: MessageTemplate.ParseError(description: message)) { try MessageTemplate(parsing: source) }
     }
 
-    @Test("placeholders are the ones of docs/rules.md")
+    @Test("placeholders are the ones of docs/rules.md (and docs/history.md: local_time)")
     func placeholderList() {
         #expect(MessageTemplate.Placeholder.allCases.map(\.rawValue)
-            == ["rule", "symbol", "price", "currency", "condition", "time", "base", "change"])
+            == ["rule", "symbol", "price", "currency", "condition", "time", "base", "change", "local_time"])
     }
 
     @Test("alerts are Codable")

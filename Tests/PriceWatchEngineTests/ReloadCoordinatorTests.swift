@@ -75,10 +75,12 @@ import Testing
         return ServiceSetup(configuration: F.configuration(rules: rules), providers: [:], sinks: [:])
     }
 
-    /// Waits until `condition` holds, looking every few milliseconds, up to a real-time deadline.
-    /// (Not a spin of yields: on a loaded pool those can starve the load's task.)
+    /// Waits until `condition` holds, looking every few milliseconds, up to a real-time deadline:
+    /// the test kit's ``defaultWaitTimeout``, since 20 s was seen to run out with the whole suite
+    /// running on a loaded machine. (Not a spin of yields: on a loaded pool those can starve the
+    /// load's task.)
     static func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        let deadline = ContinuousClock.now.advanced(by: defaultWaitTimeout)
         while ContinuousClock.now < deadline {
             if condition() { return true }
             try? await Task.sleep(for: .milliseconds(5))

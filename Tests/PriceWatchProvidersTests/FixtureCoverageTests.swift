@@ -6,8 +6,8 @@ import Testing
     static let covered: [String: Set<String>] = [
         "yahoo": YahooDecoderTests.fixtures,
         "finnhub": FinnhubDecoderTests.fixtures,
-        "coinbase": CoinbaseDecoderTests.fixtures,
-        "binance": BinanceDecoderTests.fixtures,
+        "coinbase": CoinbaseDecoderTests.fixtures.union(ChartDecoderTests.coinbaseFixtures),
+        "binance": BinanceDecoderTests.fixtures.union(ChartDecoderTests.binanceFixtures),
         "twelvedata": TwelveDataDecoderTests.fixtures,
         "kraken": KrakenDecoderTests.fixtures,
     ]

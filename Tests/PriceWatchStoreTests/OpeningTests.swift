@@ -6,9 +6,18 @@ import Testing
 /// Opening files, migrations, and refusing what this version cannot use.
 @Suite struct OpeningTests {
     static let tables = [
-        "table alert", "index alert_by_created_at", "index alert_by_time", "trigger alert_deletes_notification",
+        "table alert", "index alert_by_created_at", "index alert_by_time", "trigger alert_deletes_notification", "table candle",
         "table delivery", "index delivery_by_sink", "index delivery_due", "table job_run", "table notification",
-        "index notification_by_created_at", "table quote", "table rule_state",
+        "index notification_by_created_at",
+        // The paper-ledger migration's tables and append-only triggers.
+        "table paper_account", "trigger paper_account_no_delete", "trigger paper_account_no_update",
+        "table paper_order", "trigger paper_order_no_delete", "trigger paper_order_no_update",
+        "table paper_outcome", "trigger paper_outcome_no_delete", "trigger paper_outcome_no_update",
+        "table paper_posting", "index paper_posting_by_account", "trigger paper_posting_no_delete",
+        "trigger paper_posting_no_update",
+        "table quote", "table rule_state",
+        "table silence", "index silence_by_ends_at", "trigger silence_delete_generation", "table silence_generation",
+        "trigger silence_insert_generation", "trigger silence_update_generation",
     ]
 
     /// The names and kinds of the schema's objects (without GRDB's and SQLite's own).
@@ -27,7 +36,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: path))
         let raw = RawDatabase(path: path)
         #expect(try Self.objects(raw) == Self.tables)
-        #expect(try raw.migrations() == ["v1", "v2", "v3", "v4"])
+        #expect(try raw.migrations() == ["candles", "paper-ledger", "silences", "v1", "v2", "v3", "v4"])
         #expect(try raw.strings("PRAGMA journal_mode") == ["wal"])
         #expect(try await store.counts() == StoreCounts(
             quotes: 0, ruleStates: 0, alerts: 0, pendingDeliveries: 0, deliveredDeliveries: 0, deadDeliveries: 0))
@@ -84,7 +93,7 @@ import Testing
 
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect(try raw.schema() == schema)
-        #expect(try raw.migrations() == ["v1", "v2", "v2-from-the-future", "v3", "v4"])
+        #expect(try raw.migrations() == ["candles", "paper-ledger", "silences", "v1", "v2", "v2-from-the-future", "v3", "v4"])
         #expect(try raw.integer("SELECT count(*) FROM alert") == 1)
         #expect(try raw.integer("SELECT count(*) FROM delivery") == 2)
     }

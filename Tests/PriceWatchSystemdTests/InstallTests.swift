@@ -32,6 +32,9 @@ import Testing
         let credentials = try FileManager.default.attributesOfItem(atPath: stage.file("etc/pricewatch/credentials"))
         #expect(credentials[.posixPermissions] as? Int == 0o700)
         #expect(first.output.contains("installed /etc/pricewatch/pricewatch.toml"))
+        // The trading calendars, where the lookup order of docs/markets.md finds them.
+        let shippedCalendar = try String(contentsOfFile: RepositoryFiles.path("calendars/XNYS.toml"), encoding: .utf8)
+        #expect(try String(contentsOfFile: stage.file("opt/pw/share/pricewatch/calendars/XNYS.toml"), encoding: .utf8) == shippedCalendar)
 
         // The installed binary is the one built, and it checks the installed configuration.
         let check = try await ChildProcess.run(binary, ["check", "--config", stage.file("etc/pricewatch/pricewatch.toml")],
@@ -58,6 +61,7 @@ import Testing
         #expect(removed.status == 0, "\(removed.error)")
         #expect(!FileManager.default.fileExists(atPath: binary))
         #expect(!FileManager.default.fileExists(atPath: stage.file("etc/systemd/system/pricewatch.service")))
+        #expect(!FileManager.default.fileExists(atPath: stage.file("opt/pw/share/pricewatch/calendars")))
         #expect(try String(contentsOfFile: config, encoding: .utf8) == "# edited\n")
         #expect(removed.output.contains("kept the configuration in /etc/pricewatch"))
     }

@@ -15,7 +15,7 @@ public final class RunningDaemon: Sendable {
         func withLock<T>(_ body: (inout (output: [String], error: [String])) -> T) -> T { state.withLock { body(&$0) } }
     }
 
-    public init(arguments: [String], directory: String = RepositoryFiles.root) throws {
+    public init(arguments: [String], directory: String = RepositoryFiles.root, environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandRunner.executable)
         process.arguments = arguments
@@ -24,6 +24,7 @@ public final class RunningDaemon: Sendable {
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         self.process = process
         let lines = self.lines
         output.fileHandleForReading.readabilityHandler = Self.lineReader { line in lines.withLock { $0.output.append(line) } }

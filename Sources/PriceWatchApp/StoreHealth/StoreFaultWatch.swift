@@ -57,7 +57,7 @@ public final class StoreFaultWatch: DaemonStore {
     }
 
     /// Records `error` when it makes the state unusable, and passes it on.
-    private func watch<T>(_ body: () async throws -> T) async throws -> T {
+    func watch<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as StoreError where error.makesTheStateUnusable {

@@ -14,6 +14,8 @@ public enum CheckConfiguration {
             all += AdapterFactory.providers(for: configuration, transport: transports.http).diagnostics
             all += AdapterFactory.sinks(for: configuration, transport: transports.http, mailTransport: transports.mail).diagnostics
         }
+        // The operator's trading calendars (calendars.d beside the main file): errors fail the check.
+        all += MarketCalendarsLoader.checkOverrides(configPath: configPath)
         guard let configuration, !all.containsErrors else { return (nil, all) }
         return (configuration, all)
     }

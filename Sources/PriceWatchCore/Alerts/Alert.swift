@@ -55,7 +55,10 @@ public struct Alert: Sendable, Hashable, Codable {
             rule: rule.id, symbol: quote.symbol, provider: provider, condition: conditionText,
             price: trigger.price, currency: quote.currency, time: quote.time, base: trigger.base,
             change: trigger.change, direction: trigger.side?.rawValue, message: "")
-        self.message = rule.message?.render(placeholderValue) ?? defaultMessage
+        let zone = quote.exchangeTimeZone
+        self.message = rule.message?.render { placeholder in
+            placeholder == .localTime ? localTime(inZone: zone) : placeholderValue(placeholder)
+        } ?? defaultMessage
     }
 
     /// `AAPL 200.50 USD: above 200 (rule aapl-200)`; without a currency, `BTC-USD 99999.50:
@@ -76,6 +79,7 @@ public struct Alert: Sendable, Hashable, Codable {
         case .time: time.rfc3339
         case .base: base?.formatted(minimumFractionDigits: 2)
         case .change: change.map { ($0.isPositive ? "+" : "") + $0.formatted(minimumFractionDigits: 2) + "%" }
+        case .localTime: localTime(inZone: nil)
         }
     }
 }

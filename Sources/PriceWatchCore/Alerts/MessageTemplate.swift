@@ -6,6 +6,8 @@ public struct MessageTemplate: Sendable, Hashable {
     /// The placeholders a template may use.
     public enum Placeholder: String, Sendable, Hashable, CaseIterable {
         case rule, symbol, price, currency, condition, time, base, change
+        /// The quote time in the market's zone with its offset: `2024-10-02 09:30 -04:00`.
+        case localTime = "local_time"
     }
 
     enum Segment: Sendable, Hashable {

@@ -74,3 +74,36 @@ public struct AdapterOptions: Sendable, Hashable {
         if case .stringTable(let value)? = values[key] { value } else { nil }
     }
 }
+
+extension AdapterOptions.Value {
+    /// The value as the configuration file would write it (`"10s"`, `"text"`, `3`), for
+    /// documentation and messages; secrets and tables are not defaults and show as their kind.
+    public var documentation: String {
+        switch self {
+        case .string(let value), .path(let value): "\"\(value)\""
+        case .integer(let value): "\(value)"
+        case .decimal(let value): "\(value)"
+        case .boolean(let value): "\(value)"
+        case .duration(let value): "\"\(value)\""
+        case .secret: "a secret"
+        case .strings(let values): "[" + values.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+        case .stringTable: "a table"
+        }
+    }
+
+    /// A duration default of whole seconds, as a schema declares it (`default: .seconds(10)`);
+    /// `nil` (no default) for a length that is not positive.
+    public static func seconds(_ seconds: Int64) -> AdapterOptions.Value? {
+        RuleDuration(seconds: seconds).map { .duration($0) }
+    }
+
+    /// The duration as a `Duration`, when this is one.
+    public var durationValue: Duration? {
+        if case .duration(let value) = self { .seconds(value.seconds) } else { nil }
+    }
+
+    /// The string, when this is one.
+    public var stringValue: String? {
+        if case .string(let value) = self { value } else { nil }
+    }
+}

@@ -45,15 +45,47 @@ public struct AdapterSchema: Sendable {
         public let key: String
         public let kind: Kind
         public let required: Bool
-        /// One line for messages and documentation (it states the default of an optional key).
+        /// One line for messages and documentation, without the default (``documentation``
+        /// adds it, from ``defaultValue``).
         public let summary: String
+        /// The value an optional key takes when it is not written: the only place the default
+        /// is declared. The configuration loader fills it in (``AdapterSchema/filling(_:)``), so
+        /// an adapter reads the key like any written one and never has a fallback of its own.
+        /// A `choice` field without one defaults to its first option.
+        public let defaultValue: AdapterOptions.Value?
 
-        public init(_ key: String, _ kind: Kind, required: Bool = false, _ summary: String) {
+        public init(_ key: String, _ kind: Kind, required: Bool = false, default defaultValue: AdapterOptions.Value? = nil,
+                    _ summary: String) {
             self.key = key
             self.kind = kind
             self.required = required
+            if defaultValue == nil, !required, case .choice(let options) = kind, let first = options.first {
+                self.defaultValue = .string(first)
+            } else {
+                self.defaultValue = defaultValue
+            }
             self.summary = summary
         }
+
+        /// The summary with the default, as messages and the documentation show it:
+        /// `the deadline of one attempt (default "10s")`.
+        public var documentation: String {
+            guard let shown = defaultValue?.documentation else { return summary }
+            return "\(summary) (default \(shown))"
+        }
+    }
+
+    /// The field of `key`, if the type has one.
+    public func field(_ key: String) -> Field? { fields.first { $0.key == key } }
+
+    /// `options` with the default of every optional field that is not written: what the
+    /// configuration loader hands to the adapter.
+    public func filling(_ options: AdapterOptions) -> AdapterOptions {
+        var filled = options
+        for field in fields where filled[field.key] == nil {
+            if let value = field.defaultValue { filled[field.key] = value }
+        }
+        return filled
     }
 
     /// The `type` value that selects this schema.

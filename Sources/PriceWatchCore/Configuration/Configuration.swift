@@ -24,6 +24,10 @@ public struct Configuration: Sendable, Hashable {
     public var staleAfter: RuleDuration
     /// Data health: warn when a provider has failed this many polls in a row (`failure_warning_after`).
     public var failureWarningAfter: Int
+    /// How long recorded and backfilled candles are kept (`history_retention`).
+    public var historyRetention: RuleDuration = Configuration.defaultHistoryRetention
+    /// The HTTP endpoint (`[http]`); nil: none (the default).
+    public var http: HTTPEndpointSettings? = nil
 
     /// `stale_after` when not given: 15 minutes.
     // A positive literal: this initialiser cannot fail.

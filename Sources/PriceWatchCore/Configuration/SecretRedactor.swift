@@ -40,6 +40,7 @@ public struct SecretRedactor: Sendable, Hashable, CustomStringConvertible, Custo
             values += Self.secrets(in: provider.options)
         }
         for sink in configuration.sinks { values += Self.secrets(in: sink.options) }
+        if let token = configuration.http?.token { values.append(token.value) }
         self.init(secrets: values)
     }
 

@@ -18,9 +18,6 @@ public struct EmailSettings: Sendable, Hashable {
     /// The subject of single-alert messages; `nil` uses the alert's message.
     public var subject: MessageTemplate?
 
-    /// The session deadline when `timeout` is not written.
-    public static let defaultTimeout: Duration = .seconds(30)
-
     /// One problem with one key (and, for lists, one element).
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
         public var key: String
@@ -101,8 +98,10 @@ public struct EmailSettings: Sendable, Hashable {
             }
         }
 
-        let timeout = options.duration("timeout").map { Duration.seconds($0.seconds) } ?? defaultTimeout
-        guard problems.isEmpty, let from else { return (nil, problems) }
+        // The configuration loader fills in the schema's default, so `timeout` is always there.
+        let timeout = options.duration("timeout").map { Duration.seconds($0.seconds) }
+        if timeout == nil { problems.append(Problem(key: "timeout", "missing; expected a duration")) }
+        guard problems.isEmpty, let from, let timeout else { return (nil, problems) }
         let settings = EmailSettings(url: url, security: security, from: from, to: to, username: username,
                                      password: password, timeout: timeout,
                                      caFile: options.path("ca_file"), subject: subject)
@@ -110,7 +109,7 @@ public struct EmailSettings: Sendable, Hashable {
     }
 
     public init(url: String, security: MailSubmission.Security, from: MailAddress, to: [MailAddress],
-                username: String? = nil, password: Secret? = nil, timeout: Duration = .seconds(30),
+                username: String? = nil, password: Secret? = nil, timeout: Duration,
                 caFile: String? = nil, subject: MessageTemplate? = nil) {
         self.url = url
         self.security = security

@@ -10,7 +10,8 @@ public struct MarketIdentifier: RawRepresentable, Sendable, Hashable, Comparable
 
     public init(_ code: String) { self.init(rawValue: code) }
 
-    /// Foreign exchange: open from Sunday evening to Friday evening, New York time.
+    /// Foreign exchange: open every weekday from midnight to midnight UTC (the convention of the
+    /// calendar it is checked against; `docs/markets.md` says how this differs from the market).
     public static let currencies = MarketIdentifier("24/5")
     /// Crypto: never closes.
     public static let crypto = MarketIdentifier("24/7")

@@ -19,11 +19,14 @@ public struct Rule: Sendable, Hashable {
     /// Sink names (resolved from the main file's default).
     public var notify: [String]
     public var message: MessageTemplate?
+    /// `market`: the market the rule's symbols trade on, overriding what the calendars resolve
+    /// from the symbol (market-aware polling asks its hours). Not part of the fingerprint.
+    public var market: MarketIdentifier?
 
     public init(id: String, symbols: [String], provider: String? = nil, condition: Condition,
                 baseline: Baseline = .previousClose, rearm: ExactDecimal = .zero, cooldown: RuleDuration? = nil,
                 once: Bool = false, expires: Timestamp? = nil, enabled: Bool = true, notify: [String] = [],
-                message: MessageTemplate? = nil) {
+                message: MessageTemplate? = nil, market: MarketIdentifier? = nil) {
         self.id = id
         self.symbols = symbols
         self.provider = provider
@@ -36,6 +39,7 @@ public struct Rule: Sendable, Hashable {
         self.enabled = enabled
         self.notify = notify
         self.message = message
+        self.market = market
     }
 
     /// The parts of the rule whose change resets its state to armed: the condition key, its

@@ -79,7 +79,7 @@ public struct RuleStatus: Sendable, Hashable {
     /// mixture (`1 delivered, 1 pending`); `-` without deliveries.
     public var lastAlertDeliveryText: String {
         guard !lastAlertDeliveries.isEmpty else { return "-" }
-        let order: [Delivery.Status] = [.delivered, .pending, .dead]
+        let order: [Delivery.Status] = [.delivered, .pending, .dead, .silenced]
         let present = order.filter(lastAlertDeliveries.contains)
         if present.count == 1 { return present[0].rawValue }
         return present.map { status in "\(lastAlertDeliveries.filter { $0 == status }.count) \(status.rawValue)" }

@@ -17,9 +17,9 @@ public struct BinanceProvider: QuoteProvider, ProviderLimits {
     public var maximumBatchSize: Int { Self.maximumBatchSize }
     /// The documented rate as the polling policy reads it from any provider.
     public var requestsPerMinute: Double? { Double(Self.requestsPerMinute) }
-    private let transport: any HTTPTransport
-    private let baseURL: String
-    private let timeout: Duration
+    let transport: any HTTPTransport
+    let baseURL: String
+    let timeout: Duration
 
     public init(name: String, transport: any HTTPTransport, baseURL: String? = nil, timeout: Duration = .seconds(10)) {
         self.name = name

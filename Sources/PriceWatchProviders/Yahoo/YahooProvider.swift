@@ -20,16 +20,16 @@ public struct YahooProvider: QuoteProvider, SymbolSearching, ProviderLimits {
     public static let defaultBaseURL = "https://query1.finance.yahoo.com"
     public static let defaultSessionURL = "https://fc.yahoo.com"
     /// Yahoo answers 429 to clients that do not look like a browser, whatever their rate.
-    public static let defaultUserAgent = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+    public static var defaultUserAgent: String { schema.field("user_agent")?.defaultValue?.stringValue ?? "" }
 
     public let name: String
     public var maximumBatchSize: Int { Self.maximumBatchSize }
     /// The documented rate as the polling policy reads it from any provider.
     public var requestsPerMinute: Double? { Double(Self.requestsPerMinute) }
-    private let transport: any HTTPTransport
-    private let baseURL: String
-    private let headers: [HTTPHeader]
-    private let timeout: Duration
+    let transport: any HTTPTransport
+    let baseURL: String
+    let headers: [HTTPHeader]
+    let timeout: Duration
     private let now: WallClock
     private let session: YahooSession
 

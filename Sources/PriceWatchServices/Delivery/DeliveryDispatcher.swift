@@ -24,6 +24,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     private let perSinkLimit: Int
     private let maximumGroupSize: Int
     private let logger: Logger
+    private let silenceGate: SilenceGate?
     private var inFlight: Set<DeliveryKey> = []
     /// Batches (single deliveries or groups) in flight per sink.
     private var batchesInFlight: [String: Int] = [:]
@@ -41,9 +42,12 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     ///   - schedule: retries and dead letters; a sink's `max_age` overrides `maximumAge`.
     ///   - perSinkLimit: deliveries in flight per sink when its settings give no `concurrency`.
     ///   - maximumGroupSize: the most alerts one group carries.
+    ///   - silenceGate: the operator's silences; a due alert one covers is recorded as
+    ///     silenced instead of attempted (nil: nothing is silenced).
     public init(store: any OutboxStore, sinks: SinkRegistry, doorbell: Doorbell, clock: C,
                 wallClock: @escaping @Sendable () -> Timestamp, schedule: RetrySchedule = RetrySchedule(),
-                perSinkLimit: Int = SinkConfiguration.defaultConcurrency, maximumGroupSize: Int = 100, logger: Logger) {
+                perSinkLimit: Int = SinkConfiguration.defaultConcurrency, maximumGroupSize: Int = 100, logger: Logger,
+                silenceGate: SilenceGate? = nil) {
         self.store = store
         self.sinks = sinks
         self.doorbell = doorbell
@@ -53,6 +57,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         self.perSinkLimit = perSinkLimit
         self.maximumGroupSize = maximumGroupSize
         self.logger = logger
+        self.silenceGate = silenceGate
     }
 
     /// Stops taking new deliveries; ``run(shutdownGrace:)`` then waits for those in flight.
@@ -119,6 +124,8 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     /// Starts what is due and has a free slot, sink by sink.
     private func startDueDeliveries(group: inout DiscardingTaskGroup) async -> Pass {
         var pass = Pass()
+        // Read at most once a pass, and only when an alert is due.
+        var passSilences: SilenceSet?
         finishedDuringRead = []
         defer { finishedDuringRead = nil }
         let now = wallClock()
@@ -145,13 +152,14 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
             let rowsInFlight = inFlight.count(where: { $0.sink == sink })
             let freeBefore = limit - batchesInFlight[sink, default: 0]
             let fetch = rowsInFlight + freeBefore * (settings.groupWait == nil ? 1 : planner.maximumGroupSize)
-            let due: [Delivery]
+            var due: [Delivery]
             do {
                 due = try await store.pendingDeliveries(sink: sink, dueBy: now, limit: fetch)
             } catch {
                 logger.error("could not read the outbox of sink '\(sink)': \(error)")
                 continue
             }
+            due = await withoutSilenced(due, now: now, silences: &passSilences)
             // Deliveries may have started or finished during the read: recount after it.
             let startable = due.filter { delivery in
                 let key = DeliveryKey(notificationID: delivery.notification.id, sink: delivery.sink)
@@ -221,6 +229,8 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
             logger.debug("delivered", metadata: metadata)
         case .retry(let at, let error):
             logger.warning("delivery failed, retrying at \(at): \(error)", metadata: metadata)
+        case .silenced(let silence):
+            logger.info("delivery silenced by \(silence)", metadata: metadata)
         case .dead(let error):
             logger.error("delivery dead-lettered: \(error)",
                          metadata: metadata.merging([OperatorEvent.metadataKey: OperatorEvent.deliveryDeadLettered.metadataValue]) { $1 })
@@ -232,6 +242,37 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
             logger.error("could not record a delivery attempt: \(error); it will be attempted again", metadata: metadata)
         }
         finished(keys, sink: name)
+    }
+
+    /// `due` without the alerts a silence covers now; those are recorded as silenced (never
+    /// attempted). Deliveries in flight are left alone: their attempt records their outcome.
+    private func withoutSilenced(_ due: [Delivery], now: Timestamp, silences: inout SilenceSet?) async -> [Delivery] {
+        guard let silenceGate, due.contains(where: { $0.notification.kind == .alert }) else { return due }
+        if silences == nil { silences = await silenceGate.silences(now: now) }
+        guard let set = silences, !set.isEmpty else { return due }
+        var deliverable: [Delivery] = []
+        var outcomes: [DeliveryOutcome] = []
+        for delivery in due {
+            let key = DeliveryKey(notificationID: delivery.notification.id, sink: delivery.sink)
+            guard !inFlight.contains(key), let silence = set.silence(for: delivery.notification, at: now) else {
+                deliverable.append(delivery)
+                continue
+            }
+            outcomes.append(DeliveryOutcome(notificationID: delivery.notification.id, sink: delivery.sink, at: now,
+                                            result: .silenced(by: silence.id)))
+            logger.info("alert silenced by \(silence.id) (\(silence.targetDescription) until \(silence.endsAt.rfc3339))",
+                        metadata: ["sink": "\(delivery.sink)", "alert_id": "\(delivery.notification.id)",
+                                   "rule": "\(delivery.notification.alert?.rule ?? "")",
+                                   "symbol": "\(delivery.notification.alert?.symbol ?? "")"])
+        }
+        guard !outcomes.isEmpty else { return due }
+        do {
+            try await store.recordAttempts(outcomes)
+        } catch {
+            // Not recorded: they stay pending and are looked at again on the next pass.
+            logger.error("could not record silenced deliveries: \(error)")
+        }
+        return deliverable
     }
 
     private func finished(_ keys: [DeliveryKey], sink: String) {

@@ -24,6 +24,8 @@ public actor RuleEvaluator {
     /// failed): it is rebuilt before the next poll.
     private var engineAheadOfStore = false
     private var busy = false
+    /// Quotes accepted and rejected, alerts fired (``DaemonMetrics``).
+    private let metrics: DaemonMetrics
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
     /// What one poll did, for logs and status.
@@ -41,7 +43,8 @@ public actor RuleEvaluator {
     /// - Parameter backlogLimit: the most quotes kept in memory while the store refuses writes
     ///   (``PollBacklog``); past it the oldest polls are dropped.
     public init(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore, doorbell: Doorbell, logger: Logger, now: Timestamp,
-                backlogLimit: Int = PollBacklog.defaultMaximumQuotes) async throws {
+                backlogLimit: Int = PollBacklog.defaultMaximumQuotes, metrics: DaemonMetrics = .disabled) async throws {
+        self.metrics = metrics
         self.backlog = PollBacklog(maximumQuotes: backlogLimit)
         self.configuration = configuration
         self.store = store
@@ -173,12 +176,14 @@ public actor RuleEvaluator {
             switch outcome.acceptance {
             case .accepted:
                 report.accepted += 1
+                metrics.quoteAccepted(provider: server)
                 report.acceptedSymbols.insert(quote.symbol)
                 accepted.append(quote)
             case .repeated:
                 report.repeated += 1
             case .rejected(let reason):
                 report.rejected += 1
+                metrics.quoteRejected(provider: server, reason: DaemonMetrics.rejectionReason(of: quote))
                 logger.warning("quote rejected: \(reason)", metadata: ["provider": "\(server)", "symbol": "\(quote.symbol)"])
             }
             for key in outcome.suppressed {
@@ -199,6 +204,7 @@ public actor RuleEvaluator {
             throw error
         }
         report.alerts = alerts.map(\.alert)
+        for alert in report.alerts { metrics.alertFired(rule: alert.rule) }
         if !alerts.isEmpty { doorbell.ring() }
         return report
     }

@@ -19,6 +19,7 @@ public final class PollingService<C: Clock<Duration>>: Service, ConfigurationSub
     private let wallClock: @Sendable () -> Timestamp
     private let logger: Logger
     private let observer: any DaemonObserver
+    private let marketHours: any MarketHours
     private let state: Mutex<State>
 
     private struct State {
@@ -28,9 +29,13 @@ public final class PollingService<C: Clock<Duration>>: Service, ConfigurationSub
         var stopped = false
     }
 
-    /// - Parameter consumers: every receiver of the quote stream (the rule evaluator among them).
+    /// - Parameters:
+    ///   - consumers: every receiver of the quote stream (the rule evaluator among them).
+    ///   - marketHours: the calendars: a symbol whose market is closed is not polled after its
+    ///     closing poll (``MarketPollPlanner``). The default knows no market: everything is polled.
     public init(initial: ServiceSetup, consumers: [any QuoteConsumer], clock: C, wallClock: @escaping @Sendable () -> Timestamp,
-                logger: Logger, observer: any DaemonObserver) {
+                logger: Logger, observer: any DaemonObserver, marketHours: any MarketHours = AlwaysOpenMarkets()) {
+        self.marketHours = marketHours
         self.consumers = consumers
         self.clock = clock
         self.wallClock = wallClock
@@ -100,6 +105,7 @@ public final class PollingService<C: Clock<Duration>>: Service, ConfigurationSub
             pollers.append(ProviderPoller(provider: provider, symbols: symbols, interval: settings.interval.swiftDuration,
                                           consumers: consumers, clock: clock, wallClock: wallClock, logger: logger,
                                           limiter: limiters[settings.name], fallbacks: fallbacks, settings: pollingSettings,
+                                          marketHours: marketHours, marketOverrides: configuration.marketOverrides(for: settings.name),
                                           onPoll: { observer.polled(provider: settings.name, at: $0) }))
         }
         let all = pollers

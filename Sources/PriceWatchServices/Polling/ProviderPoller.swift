@@ -11,6 +11,11 @@ import Synchronization
 /// in the core). The results go to every ``QuoteConsumer`` (the rule evaluator is one); adding
 /// a consumer never changes the poller. Each provider has its own poller task, so one
 /// provider's slowness never delays another.
+///
+/// Market-aware: at each tick the ``MarketPollPlanner`` (pure, in the core, over the
+/// ``MarketHours`` port) picks the symbols to fetch, leaving out those whose market is closed
+/// after their closing poll; their silence is not counted as staleness. Each market's open or
+/// close is logged once, with the fetches saved.
 public struct ProviderPoller<C: Clock<Duration>>: Sendable {
     /// A provider this poller turns to, in order, for the symbols its own provider could not
     /// fetch in a poll.
@@ -38,6 +43,7 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
                 clock: C, wallClock: @escaping @Sendable () -> Timestamp, logger: Logger,
                 limiter: RateLimiter<C>? = nil, fallbacks: [Fallback] = [], settings: PollingSettings = PollingSettings(),
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                marketHours: any MarketHours = AlwaysOpenMarkets(), marketOverrides: [String: MarketIdentifier] = [:],
                 onPoll: @escaping @Sendable (Timestamp) -> Void = { _ in }) {
         var logger = logger
         logger[metadataKey: "provider"] = "\(provider.name)"
@@ -54,7 +60,8 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
         self.onPoll = onPoll
         self.state = StateBox(origin: origin, State(
             health: DataHealth(symbols: symbols, staleAfter: settings.staleAfter, failureWarningAfter: settings.failureWarningAfter,
-                               now: .zero)))
+                               now: .zero),
+            planner: MarketPollPlanner(symbols: symbols, overrides: marketOverrides, hours: marketHours)))
     }
 
     /// Runs until the task is cancelled.
@@ -70,14 +77,24 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
     /// One poll: the fetch (with the policy's retries and failover), then every consumer, then
     /// data health. Retries stop before `nextPoll` (default: one interval from now).
     public func pollOnce(nextPoll: C.Instant? = nil) async {
-        guard let fetched = await fetcher.fetch(symbols, nextPoll: nextPoll ?? clock.now.advanced(by: interval)) else { return }
+        let plan = state.plan(at: wallClock())
+        log(plan.changes)
+        guard !plan.fetch.isEmpty else {
+            // Every market is closed and had its closing poll: nothing to ask, nothing expected.
+            onPoll(wallClock())
+            return
+        }
+        guard let fetched = await fetcher.fetch(plan.fetch, nextPoll: nextPoll ?? clock.now.advanced(by: interval)) else { return }
         let poll = PolledQuotes(provider: provider.name, results: fetched.answers, servedBy: fetched.servedBy,
                                 failure: fetched.failure?.error,
                                 unserved: Set(fetched.unserved).subtracting(fetched.servedBy.keys), time: wallClock())
         let fresh = await publish(poll)
-        checkHealth(poll, fresh: fresh)
+        checkHealth(poll, fresh: fresh, closed: plan.closed)
         onPoll(poll.time)
     }
+
+    /// Symbol fetches not made because their market was closed, since the poller started.
+    public var savedFetches: Int { state.savedFetches }
 
     /// Hands `poll` to every consumer at once; the symbols any of them accepted.
     private func publish(_ poll: PolledQuotes) async -> Set<String> {
@@ -92,9 +109,10 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
 
     // MARK: - Data health
 
-    private func checkHealth(_ poll: PolledQuotes, fresh: Set<String>) {
+    /// - Parameter closed: symbols whose market is closed: like parked ones, nothing is expected.
+    private func checkHealth(_ poll: PolledQuotes, fresh: Set<String>, closed: Set<String>) {
         let instant = clock.now
-        let parked = fetcher.parked(symbols, at: instant)
+        let parked = fetcher.parked(symbols, at: instant).union(closed)
         let events = state.withLock(at: instant) { state, now -> [DataHealth.Event] in
             var events: [DataHealth.Event] = []
             if let event = state.health.pollFinished(failure: poll.failure?.message) { events.append(event) }
@@ -138,11 +156,27 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
         }
     }
 
+    /// One line per market open or close, never one per tick.
+    private func log(_ changes: [MarketPollPlanner.Change]) {
+        for change in changes {
+            switch change {
+            case .closed(let market, let symbols, let nextOpen):
+                let until = nextOpen.map { " at \($0)" } ?? ""
+                logger.info("market \(market) closed: \(symbols) symbol(s) get one closing poll, then none until it opens\(until)",
+                            metadata: ["market": "\(market)"])
+            case .opened(let market, let symbols, let saved):
+                logger.info("market \(market) opened: polling its \(symbols) symbol(s) again; \(saved) symbol fetch(es) saved while it was closed",
+                            metadata: ["market": "\(market)", "saved_fetches": "\(saved)"])
+            }
+        }
+    }
+
     // MARK: - State
 
     struct State: Sendable {
         var health: DataHealth
         var classifier = PollHealthClassifier()
+        var planner: MarketPollPlanner
     }
 
     /// The poller's data-health state, shared by copies of the poller (one poll runs at a time).
@@ -153,6 +187,13 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
             self.origin = origin
             mutex = Mutex(state)
         }
+        /// The market-aware plan of the tick at `now` (wall time: calendars are).
+        func plan(at now: Timestamp) -> MarketPollPlanner.Plan {
+            mutex.withLock { $0.planner.plan(at: now) }
+        }
+
+        var savedFetches: Int { mutex.withLock { $0.planner.savedFetches } }
+
         /// Runs `body` on the state with `instant` as an offset from the poller's origin.
         func withLock<T: Sendable>(at instant: C.Instant, _ body: (inout State, Duration) -> T) -> T {
             let now = origin.duration(to: instant)

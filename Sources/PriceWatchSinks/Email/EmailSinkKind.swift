@@ -9,8 +9,8 @@ extension EmailSink {
             .init("to", .stringList, required: true, "the recipient addresses"),
             .init("username", .string, "the SMTP AUTH username"),
             .init("password", .secret, "the SMTP AUTH password: { file = ... }, { credential = ... } or { env = ... }"),
-            .init("tls", .choice(["starttls", "none"]), "`starttls` (required, the default) or `none` (plain smtp://, no AUTH)"),
-            .init("timeout", .duration, "the deadline of one SMTP session (default 30s)"),
+            .init("tls", .choice(["starttls", "none"]), "`starttls` (required) or `none` (plain smtp://, no AUTH)"),
+            .init("timeout", .duration, default: .seconds(30), "the deadline of one SMTP session"),
             .init("ca_file", .existingFile, "a PEM file of CA certificates to trust instead of the system's"),
             .init("subject", .string, "the subject template of single-alert emails (default: the alert's message)"),
         ], check: { options in

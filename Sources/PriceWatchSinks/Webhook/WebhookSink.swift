@@ -29,8 +29,10 @@ public struct WebhookSink: NotificationSink, CustomStringConvertible, CustomDebu
             self.secret = secret
         }
 
-        /// `timeout` when not configured.
-        public static let defaultTimeout: Duration = .seconds(10)
+        /// `timeout` when not configured: the schema's default (``WebhookSink/schema``).
+        public static var defaultTimeout: Duration {
+            WebhookSink.schema.field("timeout")?.defaultValue?.durationValue ?? .zero
+        }
 
         public var description: String {
             "WebhookSink.Settings(format: \(format.rawValue), headers: \(headers.map(\.name)), timeout: \(timeout), "

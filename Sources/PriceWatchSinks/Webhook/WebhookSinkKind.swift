@@ -4,14 +4,7 @@ extension WebhookSink {
     /// `type = "webhook"`: its keys and its factory. Settings the schema cannot judge (header
     /// names, line breaks in values) become diagnostics that show no header value.
     public static let kind = SinkKind(
-        schema: AdapterSchema(type: "webhook", summary: "POSTs each alert to a URL, optionally signed (Standard Webhooks)", fields: [
-            .init("url", .url, required: true, "the http:// or https:// URL each alert is POSTed to"),
-            .init("format", .choice(["json", "slack", "discord", "ntfy"]),
-                  "`json` (pricewatch's payload, version 1), `slack`, `discord` or `ntfy` (that service's format)"),
-            .init("headers", .stringTable, "extra request headers (`{ Authorization = \"Bearer ...\" }`)"),
-            .init("timeout", .duration, "the deadline of one attempt (default \"10s\")"),
-            .init("secret", .standardWebhooksSecret, "a `whsec_...` signing secret: requests are signed per Standard Webhooks"),
-        ]),
+        schema: schema,
         make: { settings, context in
             do {
                 return AdapterBuild(try make(settings, transport: context.http, wallClock: context.wallClock))
@@ -19,6 +12,17 @@ extension WebhookSink {
                 return .error("\(error)", table: "sinks.\(settings.name)", context: context)
             }
         })
+
+    /// The keys of a `[sinks.NAME]` table of type `webhook`, with their defaults.
+    public static let schema = AdapterSchema(
+        type: "webhook", summary: "POSTs each alert to a URL, optionally signed (Standard Webhooks)", fields: [
+            .init("url", .url, required: true, "the http:// or https:// URL each alert is POSTed to"),
+            .init("format", .choice(["json", "slack", "discord", "ntfy"]),
+                  "`json` (pricewatch's payload, version 1), `slack`, `discord` or `ntfy` (that service's format)"),
+            .init("headers", .stringTable, "extra request headers (`{ Authorization = \"Bearer ...\" }`)"),
+            .init("timeout", .duration, default: .seconds(10), "the deadline of one attempt"),
+            .init("secret", .standardWebhooksSecret, "a `whsec_...` signing secret: requests are signed per Standard Webhooks"),
+        ])
 
     /// The sink of a validated `[sinks.NAME]` table of type `webhook`.
     public static func make(_ settings: SinkConfiguration, transport: any HTTPTransport,

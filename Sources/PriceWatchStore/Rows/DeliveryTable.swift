@@ -129,6 +129,11 @@ enum DeliveryTable {
                                     last_error = :error
                 \(match)
                 """, arguments: key + ["error": error])
+        case .silenced(let silence):
+            try db.execute(sql: """
+                UPDATE delivery SET status = 'silenced', next_attempt_at = NULL, last_error = :error
+                \(match)
+                """, arguments: key + ["error": "silenced by \(silence)"])
         }
         guard db.changesCount == 0 else { return }
         let exists = try Bool.fetchOne(

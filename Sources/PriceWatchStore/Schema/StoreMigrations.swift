@@ -45,6 +45,9 @@ import GRDB
 /// - the trigger `alert_deletes_notification` deletes an alert's notification row (and so its
 ///   deliveries) with the alert.
 ///
+/// The migration `silences` (operator silences, the delivery status `silenced`) is described
+/// in `SilencesMigration`.
+///
 /// The SQL needs SQLite 3.24 or later (`ON CONFLICT ... DO NOTHING/UPDATE`).
 enum StoreMigrations {
     /// Every migration, in order.
@@ -56,6 +59,10 @@ enum StoreMigrations {
         migrator.registerMigration("v3", foreignKeyChecks: .immediate, migrate: v3)
         // Rebuilds `delivery` (its foreign key changes): checked once, at the end.
         migrator.registerMigration("v4", foreignKeyChecks: .deferred, migrate: v4)
+        migrator.registerMigration("candles", foreignKeyChecks: .immediate, migrate: candles)
+        migrator.registerMigration("paper-ledger", foreignKeyChecks: .immediate, migrate: PaperLedgerMigration.migrate)
+        // Rebuilds `delivery` (its status CHECK gains `silenced`): checked once, at the end.
+        migrator.registerMigration("silences", foreignKeyChecks: .deferred, migrate: SilencesMigration.migrate)
         return migrator
     }()
 

@@ -71,6 +71,8 @@ public struct Delivery: Sendable, Hashable {
     /// Where the delivery stands.
     public enum Status: String, Sendable, Hashable, Codable {
         case pending, delivered, dead
+        /// Never attempted: a silence covered the alert when it was due (`docs/silences.md`).
+        case silenced
     }
 
     /// What is delivered: an alert, or a notification of another kind.
@@ -107,6 +109,8 @@ public struct DeliveryOutcome: Sendable, Hashable {
         case retry(at: Timestamp, error: String)
         /// Give up: a permanent failure or too old.
         case dead(error: String)
+        /// Not attempted: the silence with this id covers the alert. Final, like delivered.
+        case silenced(by: String)
     }
 
     /// The delivered notification's id (an alert's id for an alert).

@@ -1,0 +1,96 @@
+import Foundation
+import PriceWatchCore
+import PriceWatchHTTP
+import PriceWatchServices
+
+/// The dashboard's data in the running daemon: rules and alerts through the use cases the
+/// command line calls (``ReadRuleStatus``, ``ReadAlertLog``: the state database opened
+/// read-only), liveness from the daemon's services, market status from ``MarketHours``.
+struct DaemonDashboardSource: DashboardSource {
+    /// Recent alerts shown: the latest this many (in firing order; the log is bounded by
+    /// `retention`).
+    static let recentAlerts = 20
+
+    let configPath: String
+    let environment: [String: String]
+    let liveness: DaemonLiveness
+    let markets: any MarketHours
+    /// The day's sparkline from stored candles; nil: from the quotes received since start.
+    let history: (any PriceHistoryReader)?
+    let configuration: @Sendable () async -> Configuration
+    let wallClock: @Sendable () -> Timestamp
+
+    func snapshot() async -> DashboardSnapshot {
+        let now = wallClock()
+        var snapshot = DashboardSnapshot(now: now)
+        snapshot.problems = liveness.problems(at: now)
+        snapshot.providers = liveness.pollers().map { .init(name: $0.name, interval: $0.interval, lastPoll: $0.lastPoll) }
+        var errors: [String] = []
+        switch await ReadRuleStatus.read(configPath: configPath, environment: environment, now: now, report: { _ in }) {
+        case .read(let statuses):
+            snapshot.rules = statuses
+            var seen: Set<String> = []
+            for status in statuses where seen.insert(status.symbol).inserted {
+                // A symbol on no known market is always open (the port's contract).
+                let market = markets.market(ofSymbol: status.symbol, exchange: nil)
+                    .map { markets.status(of: $0, at: now) } ?? .open(until: Timestamp(milliseconds: .max))
+                snapshot.symbols.append(.init(symbol: status.symbol, provider: status.provider, lastPrice: status.lastPrice, market: market,
+                                              dayPoints: await dayPoints(of: status.symbol, last: status.lastPrice)))
+            }
+        case .configurationFailed:
+            errors.append("the configuration on disk has errors; run pricewatch check")
+        case .failed(let message):
+            errors.append("could not read the rule states: \(message)")
+        }
+        switch await ReadAlertLog.read(configPath: configPath, query: AlertQuery(), report: { _ in }) {
+        case .read(let log):
+            snapshot.alerts = log.records.suffix(Self.recentAlerts).reversed().map { record in
+                .init(alert: record.alert, deliveries: record.deliveries.map { ($0.sink, $0.status.rawValue) })
+            }
+        case .configurationFailed:
+            errors.append("the configuration on disk has errors; run pricewatch check")
+        case .failed(let message):
+            errors.append("could not read the alert log: \(message)")
+        }
+        let outbox = await pending()
+        snapshot.pendingDeliveries = outbox.count
+        snapshot.oldestPending = outbox.oldest
+        if !errors.isEmpty { snapshot.readError = Array(Set(errors)).sorted().joined(separator: "; ") }
+        return snapshot
+    }
+
+    func healthProblems() async -> [String] {
+        liveness.problems(at: wallClock())
+    }
+
+    func updateScrapedMetrics(_ exporter: MetricsExporter) async {
+        let configuration = await configuration()
+        let now = wallClock()
+        let outbox = await pending()
+        exporter.set("pricewatch_outbox_pending_deliveries", to: Double(outbox.count))
+        let age = outbox.oldest.map { Double(max(0, now.milliseconds - $0.milliseconds)) / 1000 } ?? 0
+        exporter.set("pricewatch_outbox_oldest_pending_age_seconds", to: age)
+        exporter.set("pricewatch_rules_watched", to: Double(configuration.rules.count))
+        exporter.set("pricewatch_symbols_watched", to: Double(configuration.allSymbols.count))
+        exporter.set("pricewatch_build_info", labels: [("version", PriceWatchVersion.current)], to: 1)
+    }
+
+    /// The UTC day of `last` in five-minute closes, from the history reader; empty without one
+    /// or when it fails (the sparkline then uses the quotes received since start).
+    private func dayPoints(of symbol: String, last: HistoryPoint?) async -> [HistoryPoint] {
+        guard let history, let last else { return [] }
+        let day: Int64 = 86_400_000
+        let start = Timestamp(milliseconds: last.time.milliseconds - ((last.time.milliseconds % day) + day) % day)
+        let candles = (try? await history.candles(symbol: symbol, interval: .fiveMinutes, from: start,
+                                                  to: Timestamp(milliseconds: start.milliseconds + day))) ?? []
+        return candles.map { HistoryPoint(time: $0.time, price: $0.close) }
+    }
+
+    /// Pending deliveries and the creation time of the oldest, through the alert log.
+    private func pending() async -> (count: Int, oldest: Timestamp?) {
+        guard case .read(let log) = await ReadAlertLog.read(configPath: configPath, query: AlertQuery(status: .pending),
+                                                            report: { _ in }) else { return (0, nil) }
+        let deliveries = log.records.flatMap(\.deliveries).filter { $0.status == .pending }
+        return (deliveries.count, deliveries.map(\.createdAt).min())
+    }
+}

@@ -1,0 +1,75 @@
+import PriceWatchConfig
+import PriceWatchCore
+import PriceWatchStore
+
+/// `pricewatch silence add|list|expire` (and, at merge, `POST /api/silences`): the operator's
+/// silences in the state database. A running daemon sees a change at its next look at the
+/// outbox (within seconds), with no reload.
+public enum ManageSilences {
+    /// What a silence command did.
+    public enum Outcome: Sendable {
+        /// The main file could not give the state's location; its diagnostics say why.
+        case configurationFailed
+        /// The database could not be read or written: the error, for one line.
+        case failed(String)
+        /// The silences added, listed or expired (empty: none matched).
+        case silences([Silence])
+    }
+
+    /// A new silence id: `s-` and 12 hexadecimal digits.
+    public static func newID() -> String {
+        let hex = String(UInt64.random(in: 0..<(1 << 48)), radix: 16)
+        return "s-" + String(repeating: "0", count: 12 - hex.count) + hex
+    }
+
+    /// Adds a silence of `target` from `now` to `endsAt`. The state database must exist (the
+    /// daemon creates it at its first start).
+    public static func add(configPath: String, target: Silence.Target, endsAt: Timestamp, comment: String,
+                           now: Timestamp, report: ([Diagnostic]) -> Void) async -> Outcome {
+        let silence = Silence(id: newID(), target: target, startsAt: now, endsAt: endsAt, comment: comment, createdAt: now)
+        return await withStore(configPath: configPath, report: report) { store in
+            try await store.addSilence(silence)
+            return [silence]
+        }
+    }
+
+    /// The silences still in force at `now` (or later), or every one stored when `all`.
+    public static func list(configPath: String, all: Bool, now: Timestamp,
+                            report: ([Diagnostic]) -> Void) async -> Outcome {
+        await withStore(configPath: configPath, report: report) { store in
+            try await store.silences(endingAfter: all ? nil : now)
+        }
+    }
+
+    /// Ends the silence `id` at `now`; an empty result when no silence has that id.
+    public static func expire(configPath: String, id: String, now: Timestamp,
+                              report: ([Diagnostic]) -> Void) async -> Outcome {
+        await withStore(configPath: configPath, report: report) { store in
+            try await store.expireSilence(id: id, now: now).map { [$0] } ?? []
+        }
+    }
+
+    private static func withStore(configPath: String, report: ([Diagnostic]) -> Void,
+                                  _ body: (SQLiteAlertStore) async throws -> [Silence]) async -> Outcome {
+        let (location, diagnostics) = ConfigurationLoader.stateLocation(mainFile: configPath)
+        report(diagnostics)
+        guard let location else { return .configurationFailed }
+        do {
+            // The file must exist: like `requeue`, a silence never creates the state database
+            // (one created by another user than the daemon's would lock the daemon out).
+            _ = try SQLiteAlertStore.openReadOnly(path: location.statePath).close()
+            let store = try SQLiteAlertStore.open(path: location.statePath)
+            let result: [Silence]
+            do {
+                result = try await body(store)
+            } catch {
+                try? store.close()
+                throw error
+            }
+            try store.close()
+            return .silences(result)
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import PriceWatchConfig
+import PriceWatchCore
+import PriceWatchStore
+
+/// `pricewatch history`: a symbol's candles over a range, from the daemon's stored history,
+/// backfilled from the provider's chart endpoint where the stored history does not reach back
+/// to the start of the range. The state database is only read; backfilled candles are shown,
+/// not stored.
+public enum ReadPriceHistory {
+    /// Where the candles came from.
+    public enum Source: Sendable, Hashable, CustomStringConvertible {
+        case stored
+        /// Every candle from the provider's chart endpoint.
+        case provider(String)
+        /// Stored candles, and the provider's before the first stored one.
+        case storedAndProvider(String)
+
+        public var description: String {
+            switch self {
+            case .stored: "stored history"
+            case .provider(let name): "backfilled from provider '\(name)'"
+            case .storedAndProvider(let name): "stored history, backfilled from provider '\(name)' before it"
+            }
+        }
+    }
+
+    /// What the command prints.
+    public struct History: Sendable {
+        public var symbol: String
+        public var interval: CandleInterval
+        public var from: Timestamp
+        public var to: Timestamp
+        public var candles: [Candle]
+        public var source: Source
+        public var currency: String?
+        /// The close before the range (the provider's, else the last close of the day before
+        /// the newest day from the candles themselves).
+        public var previousClose: ExactDecimal?
+        /// The provider's close before its first candle, when the provider's candles start the
+        /// range: the first day's previous close in CSV.
+        public var closeBeforeRange: ExactDecimal?
+        /// The symbol's market time zone (from `MarketHours`, else the provider), nil if unknown.
+        public var marketTimeZone: String?
+        /// The price thresholds of the rules that watch the symbol (`above`, `below`, `crosses`).
+        public var thresholds: [TerminalChart.Level]
+        /// Why the provider could not backfill, when it was asked and failed (the stored
+        /// candles are shown anyway).
+        public var backfillProblem: String?
+    }
+
+    public enum Outcome: Sendable {
+        case configurationFailed
+        case failed(String)
+        case read(History)
+    }
+
+    /// - Parameters:
+    ///   - provider: `--provider`; default the provider of the first rule that watches the
+    ///     symbol, else the main file's.
+    ///   - marketHours: the trading calendars (the symbol's market time zone).
+    public static func read(symbol: String, range: HistoryRange, interval: CandleInterval, provider requested: String?,
+                            configPath: String, environment: [String: String], now: Timestamp,
+                            marketHours: any MarketHours = AlwaysOpenMarkets(), builtInWhenAbsent: Bool = false,
+                            report: ([Diagnostic]) -> Void) async -> Outcome {
+        let from = range.start(endingAt: now)
+        let to = Timestamp(milliseconds: now.milliseconds + 1)
+        let noFile = builtInWhenAbsent && !FileManager.default.fileExists(atPath: configPath)
+        let (loaded, diagnostics) = noFile
+            ? (BuiltInProviders.configuration(environment: environment), [])
+            : ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
+        if let loaded { SecretRedaction.commandOutput.update(for: loaded) }
+        guard let configuration = loaded, !diagnostics.containsErrors else {
+            report(diagnostics.filter { $0.severity == .error })
+            return .configurationFailed
+        }
+        let rules = configuration.rules.filter { $0.symbols.contains(symbol) }
+        let thresholds = rules.compactMap { rule -> TerminalChart.Level? in
+            guard !rule.condition.isPercent else { return nil }
+            return TerminalChart.Level(label: "\(rule.id): \(rule.conditionText)", price: rule.condition.value)
+        }
+
+        var stored: [Candle] = []
+        var currency: String?
+        if !configuration.statePath.isEmpty, FileManager.default.fileExists(atPath: configuration.statePath) {
+            do {
+                let store = try SQLiteAlertStore.openReadOnly(path: configuration.statePath)
+                stored = try await store.candles(symbol: symbol, interval: interval, from: from, to: to)
+                currency = try await store.latestCurrency(symbol: symbol)
+                try store.close()
+            } catch {
+                return .failed("\(error)")
+            }
+        }
+        var history = History(symbol: symbol, interval: interval, from: from, to: to, candles: stored, source: .stored,
+                              currency: currency, previousClose: nil, closeBeforeRange: nil, marketTimeZone: nil, thresholds: thresholds)
+        let reach = max(interval.seconds, 86_400) * 1000 * (interval == .oneDay ? 4 : 1)
+        let covered = stored.first.map { $0.time.milliseconds - from.milliseconds <= reach } ?? false
+        if !covered {
+            let backfillEnd = stored.first?.time ?? to
+            let name = requested ?? rules.lazy.compactMap(\.provider).first
+            switch SelectProvider.select(configPath: configPath, environment: environment, requested: name,
+                                         builtInWhenAbsent: builtInWhenAbsent, report: { _ in }) {
+            case .selected(let selection):
+                if let charting = selection.provider as? any PriceChartProviding {
+                    do {
+                        let chart = try await charting.chart(symbol: symbol, interval: interval, from: from, to: backfillEnd)
+                        history.candles = chart.candles + stored
+                        history.source = stored.isEmpty ? .provider(selection.name) : .storedAndProvider(selection.name)
+                        history.currency = chart.currency ?? history.currency
+                        history.previousClose = chart.previousClose
+                        history.closeBeforeRange = chart.previousClose
+                        history.marketTimeZone = chart.exchangeTimeZone
+                    } catch {
+                        history.backfillProblem = "provider '\(selection.name)': \(ControlCharacters.escaped(error.message))"
+                    }
+                } else {
+                    history.backfillProblem = "provider '\(selection.name)' (type \(selection.type)) has no chart endpoint"
+                }
+            case .failed(let line):
+                history.backfillProblem = line
+            case .configurationFailed:
+                history.backfillProblem = "the provider's configuration has errors (see pricewatch check)"
+            }
+            if history.candles.isEmpty, let problem = history.backfillProblem {
+                return .failed("no stored history of \(symbol) in this range, and no backfill: \(problem)")
+            }
+        }
+        if let market = marketHours.market(ofSymbol: symbol, exchange: nil), let zone = marketHours.timeZone(of: market) {
+            history.marketTimeZone = zone
+        }
+        if history.previousClose == nil { history.previousClose = previousDayClose(history.candles, zone: history.marketTimeZone) }
+        return .read(history)
+    }
+
+    /// The last close of the day before the newest candle's day, in `zone` (UTC when nil).
+    static func previousDayClose(_ candles: [Candle], zone: String?) -> ExactDecimal? {
+        guard let last = candles.last else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? .gmt
+        func day(_ time: Timestamp) -> DateComponents {
+            calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(time.milliseconds) / 1000))
+        }
+        let lastDay = day(last.time)
+        return candles.last { day($0.time) != lastDay }?.close
+    }
+}

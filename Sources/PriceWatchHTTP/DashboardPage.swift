@@ -1,0 +1,185 @@
+import PriceWatchCore
+
+/// The dashboard: one server-rendered HTML page with its style and a little plain JavaScript
+/// inline (no framework, no external asset). The live sections are rendered by
+/// ``sections(_:live:)``, which the page fetches again (`/sections`) when a poll arrives by
+/// server-sent events (`/events`).
+public enum DashboardPage {
+    /// The whole page.
+    public static func page(_ snapshot: DashboardSnapshot, live: LiveQuotes) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <link rel="icon" href="data:,">
+        <title>pricewatch</title>
+        <style>\(style)</style>
+        </head>
+        <body>
+        <header><h1>pricewatch</h1><span id="live-state" class="muted">connecting…</span></header>
+        <main id="sections">
+        \(sections(snapshot, live: live))
+        </main>
+        <script>\(script)</script>
+        </body>
+        </html>
+
+        """
+    }
+
+    /// The live sections: watchlist, rules, recent alerts, health.
+    public static func sections(_ snapshot: DashboardSnapshot, live: LiveQuotes) -> String {
+        var html = ""
+        if let error = snapshot.readError {
+            html += "<p class=\"problem\">\(escape(error))</p>\n"
+        }
+        html += "<section id=\"watchlist\"><h2>Watchlist</h2>\n<table><thead><tr><th>Symbol</th><th>Price</th>"
+            + "<th>Change</th><th>Today</th><th>Market</th></tr></thead><tbody>\n"
+        if snapshot.symbols.isEmpty { html += "<tr><td colspan=\"5\" class=\"muted\">no symbols watched</td></tr>\n" }
+        for symbol in snapshot.symbols {
+            let received = live.dayPoints(of: symbol.symbol)
+            // Stored history when there is a reader, plus anything received since its last candle.
+            let points = symbol.dayPoints.isEmpty ? received
+                : symbol.dayPoints + received.filter { $0.time > (symbol.dayPoints.last?.time ?? .init(milliseconds: .min)) }
+            let price = points.last ?? symbol.lastPrice
+            let change = changeText(points)
+            html += "<tr data-symbol=\"\(escape(symbol.symbol))\"><td class=\"symbol\">\(escape(symbol.symbol))</td>"
+                + "<td class=\"price\">\(price.map { escape("\($0.price)") } ?? "–")</td>"
+                + "<td class=\"change \(change.css)\">\(change.text)</td>"
+                + "<td>\(sparkline(points))</td>"
+                + "<td class=\"market\">\(symbol.market.isOpen ? "open" : "closed")</td></tr>\n"
+        }
+        html += "</tbody></table></section>\n"
+
+        html += "<section id=\"rules\"><h2>Rules</h2>\n<table><thead><tr><th>Rule</th><th>Symbol</th><th>Condition</th>"
+            + "<th>State</th></tr></thead><tbody>\n"
+        if snapshot.rules.isEmpty { html += "<tr><td colspan=\"4\" class=\"muted\">no rules</td></tr>\n" }
+        for rule in snapshot.rules {
+            html += "<tr><td>\(escape(rule.rule))</td><td>\(escape(rule.symbol))</td><td>\(escape(rule.condition))</td>"
+                + "<td class=\"state state-\(rule.state.name.replacingOccurrences(of: " ", with: "-"))\">\(escape(rule.state.text))</td></tr>\n"
+        }
+        html += "</tbody></table></section>\n"
+
+        html += "<section id=\"alerts\"><h2>Recent alerts</h2>\n<table><thead><tr><th>Time</th><th>Rule</th><th>Symbol</th>"
+            + "<th>Message</th><th>Delivery</th></tr></thead><tbody>\n"
+        if snapshot.alerts.isEmpty { html += "<tr><td colspan=\"5\" class=\"muted\">no alerts yet</td></tr>\n" }
+        for line in snapshot.alerts {
+            let deliveries = line.deliveries.map { "<span class=\"delivery delivery-\(escape($0.status))\">\(escape($0.sink)): \(escape($0.status))</span>" }
+            html += "<tr class=\"alert\"><td>\(escape(line.alert.time.rfc3339))</td><td>\(escape(line.alert.rule))</td>"
+                + "<td>\(escape(line.alert.symbol))</td><td>\(escape(line.alert.message))</td>"
+                + "<td>\(deliveries.joined(separator: " "))</td></tr>\n"
+        }
+        html += "</tbody></table></section>\n"
+
+        html += "<section id=\"health\"><h2>Health</h2>\n"
+        if snapshot.problems.isEmpty {
+            html += "<p class=\"ok\">polling and delivery are alive</p>\n"
+        } else {
+            for problem in snapshot.problems { html += "<p class=\"problem\">\(escape(problem))</p>\n" }
+        }
+        html += "<table><thead><tr><th>Provider</th><th>Interval</th><th>Last poll</th></tr></thead><tbody>\n"
+        for provider in snapshot.providers {
+            html += "<tr><td>\(escape(provider.name))</td><td>\(provider.interval.map { "\($0.components.seconds) s" } ?? "–")</td>"
+                + "<td>\(provider.lastPoll.map { escape($0.rfc3339) } ?? "not yet")</td></tr>\n"
+        }
+        html += "</tbody></table>\n"
+        let oldest = snapshot.oldestPending.map { " (oldest since \(escape($0.rfc3339)))" } ?? ""
+        html += "<p>Outbox: <span id=\"outbox-pending\">\(snapshot.pendingDeliveries)</span> pending\(oldest)</p>\n</section>\n"
+        return html
+    }
+
+    /// The day's change from its first point to its last, as text and a CSS class.
+    static func changeText(_ points: [HistoryPoint]) -> (text: String, css: String) {
+        guard let first = points.first, let last = points.last, points.count > 1 else { return ("–", "flat") }
+        let from = Double(first.price.scaled), to = Double(last.price.scaled)
+        guard from != 0 else { return ("–", "flat") }
+        let percent = (to - from) / from * 100
+        let rounded = (percent * 100).rounded() / 100
+        let css = rounded > 0 ? "up" : rounded < 0 ? "down" : "flat"
+        return ((rounded > 0 ? "+" : "") + "\(rounded)%", css)
+    }
+
+    /// The day's points as an inline SVG line (empty when fewer than two).
+    static func sparkline(_ points: [HistoryPoint], width: Int = 120, height: Int = 28) -> String {
+        guard points.count > 1, let first = points.first, let last = points.last else {
+            return "<svg class=\"spark\" width=\"\(width)\" height=\"\(height)\" aria-hidden=\"true\"></svg>"
+        }
+        let prices = points.map { Double($0.price.scaled) }
+        let low = prices.min() ?? 0, high = prices.max() ?? 0
+        let span = max(high - low, 1)
+        let t0 = Double(first.time.milliseconds), t1 = max(Double(last.time.milliseconds), t0 + 1)
+        let coordinates = zip(points, prices).map { point, price -> String in
+            let x = (Double(point.time.milliseconds) - t0) / (t1 - t0) * Double(width - 2) + 1
+            let y = Double(height - 2) - (price - low) / span * Double(height - 4) + 1
+            return "\((x * 10).rounded() / 10),\((y * 10).rounded() / 10)"
+        }
+        return "<svg class=\"spark\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" aria-hidden=\"true\">"
+            + "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" points=\"\(coordinates.joined(separator: " "))\"/></svg>"
+    }
+
+    /// `text` safe in HTML text and attribute values.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static let style = """
+        :root{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--muted:#667085;--line:#e4e7ec;--up:#067647;--down:#b42318;--card:#f8f9fb}
+        @media (prefers-color-scheme: dark){:root{--bg:#0f1115;--fg:#e6e8eb;--muted:#98a2b3;--line:#2a2f37;--up:#47cd89;--down:#f97066;--card:#161a20}}
+        *{box-sizing:border-box}body{margin:0;font:15px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;background:var(--bg);color:var(--fg)}
+        header{display:flex;align-items:baseline;gap:1rem;padding:.75rem 1rem;border-bottom:1px solid var(--line)}
+        h1{font-size:1.2rem;margin:0}h2{font-size:1rem;margin:1rem 0 .5rem}
+        main{padding:0 1rem 2rem;max-width:70rem;margin:0 auto}section{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:0 .75rem .75rem;margin-top:1rem;overflow-x:auto}
+        table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid var(--line);vertical-align:middle}
+        th{font-weight:600;color:var(--muted);font-size:.85rem}.price{font-variant-numeric:tabular-nums;font-weight:600}
+        .up{color:var(--up)}.down{color:var(--down)}.muted,.flat{color:var(--muted)}.problem{color:var(--down)}.ok{color:var(--up)}
+        .delivery{white-space:nowrap;font-size:.85rem}.delivery-dead{color:var(--down)}.delivery-pending{color:var(--muted)}
+        .spark{display:block;color:var(--muted)}
+        @media (max-width:600px){body{font-size:14px}th,td{padding:.3rem .35rem}main{padding:0 .5rem 1rem}.spark{width:72px}}
+        """
+
+    static let script = """
+        (function(){
+          var state=document.getElementById('live-state');
+          var pending=null;
+          function refresh(){
+            if(pending){return;}
+            pending=setTimeout(function(){
+              fetch('sections',{cache:'no-store'}).then(function(r){return r.ok?r.text():Promise.reject(r.status);})
+                .then(function(html){document.getElementById('sections').innerHTML=html;})
+                .catch(function(){state.textContent='refresh failed';})
+                .then(function(){pending=null;});
+            },500);
+          }
+          if(!window.EventSource){state.textContent='no live updates in this browser';return;}
+          var source=new EventSource('events');
+          source.addEventListener('open',function(){state.textContent='live';});
+          source.addEventListener('error',function(){state.textContent='reconnecting…';});
+          source.addEventListener('poll',function(e){
+            try{
+              var poll=JSON.parse(e.data);
+              poll.quotes.forEach(function(q){
+                var row=document.querySelector('tr[data-symbol="'+CSS.escape(q.symbol)+'"] .price');
+                if(row){row.textContent=q.price;}
+              });
+              state.textContent='live · '+poll.time;
+            }catch(err){state.textContent='bad update';}
+            refresh();
+          });
+        })();
+        """
+}

@@ -1,0 +1,74 @@
+import PriceWatchCore
+
+/// Everything the dashboard shows at one moment, read by the application through the use
+/// cases the command line calls.
+public struct DashboardSnapshot: Sendable {
+    /// One watched symbol.
+    public struct Symbol: Sendable {
+        public var symbol: String
+        public var provider: String?
+        /// The last stored price and its time, when there is one.
+        public var lastPrice: HistoryPoint?
+        /// Open or closed (``MarketHours``).
+        public var market: MarketStatus
+        /// The day's prices from stored history (``PriceHistoryReader``), oldest first; empty
+        /// without a reader, and then the sparkline shows the quotes received since start.
+        public var dayPoints: [HistoryPoint]
+        public init(symbol: String, provider: String?, lastPrice: HistoryPoint?, market: MarketStatus, dayPoints: [HistoryPoint] = []) {
+            self.symbol = symbol
+            self.provider = provider
+            self.lastPrice = lastPrice
+            self.market = market
+            self.dayPoints = dayPoints
+        }
+    }
+
+    /// One alert with each sink's delivery state.
+    public struct AlertLine: Sendable {
+        public var alert: Alert
+        public var deliveries: [(sink: String, status: String)]
+        public init(alert: Alert, deliveries: [(sink: String, status: String)]) {
+            self.alert = alert
+            self.deliveries = deliveries
+        }
+    }
+
+    /// One provider's health.
+    public struct ProviderLine: Sendable {
+        public var name: String
+        public var interval: Duration?
+        public var lastPoll: Timestamp?
+        public init(name: String, interval: Duration?, lastPoll: Timestamp?) {
+            self.name = name
+            self.interval = interval
+            self.lastPoll = lastPoll
+        }
+    }
+
+    public var symbols: [Symbol]
+    public var rules: [RuleStatus]
+    /// The most recent alerts, newest first.
+    public var alerts: [AlertLine]
+    public var providers: [ProviderLine]
+    public var pendingDeliveries: Int
+    public var oldestPending: Timestamp?
+    /// Reasons the daemon is not healthy; empty when it is.
+    public var problems: [String]
+    /// An error reading the state, shown instead of the tables it prevented.
+    public var readError: String?
+    public var now: Timestamp
+
+    public init(symbols: [Symbol] = [], rules: [RuleStatus] = [], alerts: [AlertLine] = [], providers: [ProviderLine] = [],
+                pendingDeliveries: Int = 0, oldestPending: Timestamp? = nil, problems: [String] = [],
+                readError: String? = nil, now: Timestamp) {
+        self.symbols = symbols
+        self.rules = rules
+        self.alerts = alerts
+        self.providers = providers
+        self.pendingDeliveries = pendingDeliveries
+        self.oldestPending = oldestPending
+        self.problems = problems
+        self.readError = readError
+        self.now = now
+    }
+}

@@ -1,0 +1,16 @@
+import PriceWatchCore
+
+/// Where the HTTP endpoint reads what it shows: implemented by the application on the use
+/// cases the command line calls (rules, alerts) and the daemon's liveness.
+///
+/// Calls come from request handlers, at most once per second each (the endpoint caches the
+/// answer); they must not block polling or delivery (read-only store access).
+public protocol DashboardSource: Sendable {
+    /// The dashboard's data at this moment.
+    func snapshot() async -> DashboardSnapshot
+    /// Why polling or delivery is not alive, one reason a line; empty when both are.
+    func healthProblems() async -> [String]
+    /// Sets the metrics computed when scraped (outbox backlog and age, rules and symbols
+    /// watched, build info) in `exporter`.
+    func updateScrapedMetrics(_ exporter: MetricsExporter) async
+}

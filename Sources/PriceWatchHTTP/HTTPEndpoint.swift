@@ -1,0 +1,158 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOPosix
+import struct PriceWatchCore.HTTPEndpointSettings
+import ServiceLifecycle
+
+/// The daemon's HTTP endpoint (Hummingbird): the dashboard at `/`, its live sections and
+/// server-sent events, `/metrics` (Prometheus text format) and `/healthz`. Read-only: every
+/// other method is refused.
+///
+/// Bounded against slow or hostile clients: ``HTTPEndpointSettings/maximumConnections``
+/// connections at once (more wait in the backlog), an idle read timeout (a request must
+/// arrive within ``idleTimeout``), no request body, small headers, at most
+/// ``LiveQuotes/maximumListeners`` event streams each ending after ``eventStreamLifetime``,
+/// and at most one state read and one metrics refresh per second however many requests ask
+/// (``SnapshotCache``). Requests are handled on a thread of their own at the lowest priority
+/// (``LowPriorityExecutor``) and the sockets on an event loop thread at that priority too,
+/// never on the pollers' or the dispatcher's threads.
+public struct HTTPEndpoint: Service {
+    public static let idleTimeout: TimeAmount = .seconds(15)
+    public static let eventStreamLifetime: Duration = .seconds(600)
+    static let keepAliveEvery: Duration = .seconds(15)
+
+    let settings: HTTPEndpointSettings
+    let source: any DashboardSource
+    let live: LiveQuotes
+    let exporter: MetricsExporter
+    let logger: Logger
+    let onListening: @Sendable (Int) async -> Void
+
+    /// - Parameter onListening: called with the bound port once the endpoint listens (tests
+    ///   bind port 0).
+    public init(settings: HTTPEndpointSettings, source: any DashboardSource, live: LiveQuotes, exporter: MetricsExporter,
+                logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
+        self.settings = settings
+        self.source = source
+        self.live = live
+        self.exporter = exporter
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    public func run() async throws {
+        let executor = LowPriorityExecutor(name: "pricewatch-http")
+        // The sockets too: one event loop of its own, at the lowest priority.
+        let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        try await eventLoops.next().submit { LowPriorityExecutor.lowerThisThreadsPriority() }.get()
+        let cache = SnapshotCache(source: source, executor: executor)
+        let router = Router()
+        router.add(middleware: RequestLimitsMiddleware())
+        if let token = settings.token {
+            router.add(middleware: BearerTokenMiddleware(token: token.value))
+        }
+        let live = self.live, exporter = self.exporter, source = self.source
+        router.get("/") { _, _ -> Response in
+            let snapshot = await cache.snapshot()
+            return Self.html(DashboardPage.page(snapshot, live: live))
+        }
+        router.get("/sections") { _, _ -> Response in
+            let snapshot = await cache.snapshot()
+            return Self.html(DashboardPage.sections(snapshot, live: live))
+        }
+        router.get("/events") { _, _ -> Response in
+            guard let stream = live.listen() else {
+                return Self.text("too many event streams; try again later\n", status: .serviceUnavailable)
+            }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+                             body: ResponseBody { writer in
+                                 try await Self.stream(stream, to: &writer)
+                             })
+        }
+        router.get("/metrics") { _, _ -> Response in
+            await cache.refreshScrapedMetrics(exporter)
+            var buffer = ByteBuffer()
+            buffer.writeBytes(exporter.render())
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                            body: ResponseBody(byteBuffer: buffer))
+        }
+        router.get("/healthz") { _, _ -> Response in
+            let problems = await source.healthProblems()
+            if problems.isEmpty { return Self.text("ok\n") }
+            return Self.text(problems.joined(separator: "\n") + "\n", status: .serviceUnavailable)
+        }
+        // POST /api/silences (issue 15, item 4) belongs here, behind the token: the silences
+        // branch provides the use case; RequestLimitsMiddleware must then let that one POST
+        // (with a small body limit) through.
+        let onListening = self.onListening
+        let app = Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: Self.idleTimeout,
+                                                httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024,
+                                                                                maxHeaderListSize: 32 * 1024,
+                                                                                maxHeaderFieldCount: 64))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(settings.host, port: settings.port), serverName: nil, backlog: 256,
+                availableConnectionsDelegate: MaximumAvailableConnections(settings.maximumConnections)),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            eventLoopGroupProvider: .shared(eventLoops),
+            logger: logger)
+        logger.notice("HTTP endpoint listening on \(settings.host):\(settings.port)\(settings.token == nil ? "" : " (bearer token required)")")
+        // Open event streams would hold the server's graceful shutdown for their lifetime: they
+        // end as soon as shutdown begins (browsers reconnect to the next daemon by themselves).
+        defer {
+            live.finishListeners()
+            eventLoops.shutdownGracefully { _ in }
+        }
+        // Every request is handled in a child task of this one, so on the low-priority thread.
+        try await withTaskExecutorPreference(executor) {
+            try await withGracefulShutdownHandler {
+                try await app.runService()
+            } onGracefulShutdown: {
+                live.finishListeners()
+            }
+        }
+    }
+
+    /// Writes `stream` as server-sent events, with a comment line every ``keepAliveEvery`` of
+    /// quiet, until it ends, the lifetime is over or the client goes.
+    static func stream(_ stream: AsyncStream<String>, to writer: inout any ResponseBodyWriter) async throws {
+        let deadline = ContinuousClock.now.advanced(by: eventStreamLifetime)
+        try await writer.write(ByteBuffer(string: "retry: 5000\n: pricewatch live updates\n\n"))
+        // Events and keep-alive ticks merged into one stream, by child tasks (which run where
+        // the request does, and end when the client goes or shutdown ends the events).
+        let (merged, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(LiveQuotes.eventsPerListener))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in stream { continuation.yield(event) }
+                continuation.finish()
+            }
+            group.addTask {
+                // Cancellation (the client went, shutdown) ends the sleep and the loop.
+                while ContinuousClock.now < deadline {
+                    do { try await Task.sleep(for: keepAliveEvery) } catch { break }
+                    continuation.yield(": keep-alive\n\n")
+                }
+                continuation.finish()
+            }
+            defer { group.cancelAll() }
+            for await chunk in merged {
+                try await writer.write(ByteBuffer(string: chunk))
+            }
+        }
+        try await writer.finish(nil)
+    }
+
+    static func html(_ text: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                                        .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func text(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

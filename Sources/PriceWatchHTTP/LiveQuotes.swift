@@ -1,0 +1,97 @@
+import PriceWatchCore
+import Synchronization
+
+/// The dashboard's live feed: a consumer of the quote stream that keeps each symbol's latest
+/// price and the day's points (for the sparkline and the day's change) and pushes every poll
+/// to the browsers listening by server-sent events.
+///
+/// Bounded everywhere: at most ``maximumPointsPerSymbol`` points per symbol (thinned by half
+/// when full), at most ``maximumListeners`` listeners, and each listener's queue keeps only
+/// its newest events (a slow browser misses updates, it never holds memory or a poll).
+public final class LiveQuotes: QuoteConsumer, Sendable {
+    public static let maximumPointsPerSymbol = 512
+    public static let maximumListeners = 32
+    static let eventsPerListener = 16
+
+    struct Series {
+        var day: Int64
+        var points: [HistoryPoint] = []
+    }
+
+    struct State {
+        var series: [String: Series] = [:]
+        var listeners: [Int: AsyncStream<String>.Continuation] = [:]
+        var nextListener = 0
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Records the poll's quotes and tells every listener; accepts nothing (data health is the
+    /// rule evaluator's business).
+    public func receive(_ poll: PolledQuotes) async -> QuoteReceipt {
+        let quotes = poll.quotes.sorted { $0.symbol < $1.symbol }
+        let event = Self.event(provider: poll.provider, time: poll.time, quotes: quotes)
+        let listeners = state.withLock { state -> [AsyncStream<String>.Continuation] in
+            for quote in quotes { Self.add(quote, to: &state.series) }
+            return Array(state.listeners.values)
+        }
+        for listener in listeners { listener.yield(event) }
+        return .none
+    }
+
+    /// The day's points of `symbol` (the UTC day of its latest quote), oldest first.
+    public func dayPoints(of symbol: String) -> [HistoryPoint] {
+        state.withLock { $0.series[symbol]?.points ?? [] }
+    }
+
+    /// A stream of server-sent event payloads; `nil` when too many listen already. It ends when
+    /// the consumer of it stops iterating (the connection closes).
+    public func listen() -> AsyncStream<String>? {
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(Self.eventsPerListener))
+        let id: Int? = state.withLock { state in
+            guard state.listeners.count < Self.maximumListeners else { return nil }
+            let id = state.nextListener
+            state.nextListener += 1
+            state.listeners[id] = continuation
+            return id
+        }
+        guard let id else { return nil }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Ends every listener's stream (shutdown).
+    public func finishListeners() {
+        let listeners = state.withLock { state in
+            defer { state.listeners = [:] }
+            return Array(state.listeners.values)
+        }
+        for listener in listeners { listener.finish() }
+    }
+
+    private static func add(_ quote: Quote, to series: inout [String: Series]) {
+        let day = quote.time.milliseconds / 86_400_000
+        var current = series[quote.symbol] ?? Series(day: day)
+        if current.day != day { current = Series(day: day) }
+        if let last = current.points.last, last.time >= quote.time { return }
+        current.points.append(HistoryPoint(time: quote.time, price: quote.price))
+        if current.points.count > maximumPointsPerSymbol {
+            // Thin by half, keeping the first and the latest point.
+            let last = current.points[current.points.count - 1]
+            current.points = current.points.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+            if current.points.last != last { current.points.append(last) }
+        }
+        series[quote.symbol] = current
+    }
+
+    /// One poll as a server-sent event: `event: poll` and a JSON line of its quotes.
+    static func event(provider: String, time: Timestamp, quotes: [Quote]) -> String {
+        let items = quotes.map { "{\"symbol\":\(JSONText.string($0.symbol)),\"price\":\(JSONText.string("\($0.price)"))}" }
+        return "event: poll\ndata: {\"provider\":\(JSONText.string(provider)),\"time\":\(JSONText.string(time.rfc3339)),"
+            + "\"quotes\":[\(items.joined(separator: ","))]}\n\n"
+    }
+}

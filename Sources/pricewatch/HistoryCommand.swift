@@ -1,0 +1,179 @@
+import ArgumentParser
+import Foundation
+import PriceWatchApp
+import PriceWatchCore
+
+/// `pricewatch history SYMBOL [--range R] [--interval I] [--format text|json|csv] [--tz ZONE]`
+struct HistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Show a symbol's price history: a chart in the terminal, JSON Lines or backtest CSV.",
+        discussion: """
+            Reads the history the daemon stored from its polls (the state database, read-only); \
+            when it does not reach back to the start of the range, the rest is fetched from the \
+            provider's chart endpoint (yahoo, binance, coinbase) and shown, not stored. Text says \
+            which on its first line; json and csv say it on standard error. Text: a braille line \
+            chart of the closes with the previous close and the symbol's rule thresholds; colour \
+            only on a terminal and never with NO_COLOR. JSON: one candle per line, times UTC. \
+            CSV: the backtest format (symbol,time,price,previous_close,currency), times UTC, so \
+            the output is input to 'pricewatch backtest --data'.
+            """)
+
+    @OptionGroup var config: ConfigOption
+
+    @Option(help: ArgumentHelp("How far back: 1d, 5d, 1mo, 6mo, 1y, 5y or max.", valueName: "range"))
+    var range: HistoryRange = .oneDay
+
+    @Option(help: ArgumentHelp("Candle width: 1m, 5m, 1h or 1d (default: by range, 1m for 1d up to 1d for 6mo and longer).",
+                               valueName: "interval"))
+    var interval: CandleInterval?
+
+    @Option(help: "Output format: text (a chart), json (JSON Lines, one candle per line) or csv (the backtest format).")
+    var format: HistoryFormat = .text
+
+    @Option(help: ArgumentHelp("Time zone of the text output: an IANA zone, or 'market' for the symbol's market (default: $TZ, else UTC).",
+                               valueName: "zone"))
+    var tz: String?
+
+    @Option(help: ArgumentHelp("The provider to backfill from (default: the provider of the symbol's rules, else the main file's).",
+                               valueName: "name"))
+    var provider: String?
+
+    @Option(help: ArgumentHelp("The end of the range: RFC 3339, unix seconds or a date (default: now).", valueName: "time"))
+    var end: String?
+
+    @Option(help: ArgumentHelp("Width of the chart in columns (default: the terminal's, else 80).", valueName: "columns"))
+    var width: Int?
+
+    @Option(help: ArgumentHelp("Height of the chart in rows.", valueName: "rows"))
+    var height: Int = 12
+
+    @Argument(help: ArgumentHelp("The symbol as its provider writes it (AAPL, BTC-USD, BTCUSDT).", valueName: "symbol"))
+    var symbol: String
+
+    func validate() throws {
+        if symbol.isEmpty || symbol.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            throw ValidationError("expected a symbol without blanks, found '\(symbol)'")
+        }
+        if let tz, tz != "market", TimeZone(identifier: tz) == nil {
+            throw ValidationError("--tz: expected an IANA time zone such as 'America/New_York' or 'market', found '\(tz)'")
+        }
+        if let end, Timestamp(parsing: end) == nil {
+            throw ValidationError("--end: expected a time such as '2024-10-02T20:00:00Z', unix seconds or a date, found '\(end)'")
+        }
+        if let width, width < 30 { throw ValidationError("--width: expected at least 30 columns, found \(width)") }
+        if height < 3 || height > 200 { throw ValidationError("--height: expected 3 to 200 rows, found \(height)") }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let interval = interval ?? range.defaultInterval
+        let history: ReadPriceHistory.History
+        switch await ReadPriceHistory.read(symbol: symbol, range: range, interval: interval, provider: provider,
+                                           configPath: config.path, environment: environment, now: end.flatMap(Timestamp.init(parsing:)) ?? Alerts.now(),
+                                           marketHours: MarketCalendarsLoader.load(configPath: config.path, environment: environment).calendars,
+                                           builtInWhenAbsent: config.isDefault, report: StandardOutput.report) {
+        case .configurationFailed:
+            throw ExitCode.failure
+        case .failed(let line):
+            throw StandardOutput.failure("\(symbol): error: \(line)")
+        case .read(let read):
+            history = read
+        }
+        var output = StandardOutput.output()
+        var errors = StandardOutput.error()
+        if format != .text {
+            errors.line("\(symbol): \(history.candles.count) \(interval) candles, \(history.source)")
+            if let problem = history.backfillProblem { errors.line("\(symbol): warning: backfill failed: \(problem)") }
+        }
+        switch format {
+        case .csv:
+            let zone = history.marketTimeZone.flatMap(TimeZone.init(identifier:)) ?? Self.utc
+            for row in HistoryCSV.rows(symbol: symbol, candles: history.candles, currency: history.currency,
+                                       firstPreviousClose: history.closeBeforeRange, timeZone: zone) {
+                output.line(row)
+            }
+        case .json:
+            for candle in history.candles {
+                var writer = JSONWriter()
+                writer.string("symbol", symbol)
+                writer.string("interval", candle.interval.rawValue)
+                writer.time("time", candle.time)
+                writer.number("open", candle.open)
+                writer.number("high", candle.high)
+                writer.number("low", candle.low)
+                writer.number("close", candle.close)
+                writer.number("volume", candle.volume)
+                writer.string("currency", history.currency)
+                output.line(writer.result)
+            }
+        case .text:
+            for line in text(history, environment: environment) { output.line(line) }
+        }
+        errors.flush()
+        output.flush()
+    }
+
+    static let utc = TimeZone(identifier: "UTC") ?? .gmt
+
+    /// The zone of the text output: `--tz` (or `market`), else `$TZ`, else UTC.
+    func zone(_ history: ReadPriceHistory.History, environment: [String: String]) -> (TimeZone, String) {
+        if tz == "market" {
+            if let name = history.marketTimeZone, let zone = TimeZone(identifier: name) { return (zone, name) }
+            return (Self.utc, "UTC (market zone unknown)")
+        }
+        if let tz, let zone = TimeZone(identifier: tz) { return (zone, tz) }
+        if let value = environment["TZ"], !value.isEmpty {
+            let name = value.hasPrefix(":") ? String(value.dropFirst()) : value
+            if let zone = TimeZone(identifier: name) { return (zone, name) }
+        }
+        return (Self.utc, "UTC")
+    }
+
+    func text(_ history: ReadPriceHistory.History, environment: [String: String]) -> [String] {
+        let (zone, zoneName) = zone(history, environment: environment)
+        var lines: [String] = []
+        let currency = history.currency ?? "currency unknown"
+        let first = history.candles.first.map { LocalTimeText.text($0.time, zone: zone) } ?? "-"
+        let last = history.candles.last.map { LocalTimeText.text($0.time, zone: zone) } ?? "-"
+        lines.append("\(symbol)  \(currency)  \(history.candles.count) \(history.interval) candles  \(first) to \(last) \(zoneName)  (\(history.source))")
+        if let newest = history.candles.last {
+            var summary = "last \(newest.close.formatted(minimumFractionDigits: 2))"
+            if let base = history.previousClose, let change = newest.close.percentChange(from: base, roundedTo: 2) {
+                summary += "  \(change.isPositive ? "+" : "")\(change.formatted(minimumFractionDigits: 2))% from previous close \(base.formatted(minimumFractionDigits: 2))"
+            }
+            if let low = history.candles.map(\.low).min(), let high = history.candles.map(\.high).max() {
+                summary += "  low \(low.formatted(minimumFractionDigits: 2))  high \(high.formatted(minimumFractionDigits: 2))"
+            }
+            lines.append(summary)
+        }
+        if let problem = history.backfillProblem { lines.append("warning: backfill failed: \(problem)") }
+        var levels = history.thresholds
+        if let previousClose = history.previousClose {
+            levels.insert(TerminalChart.Level(label: "previous close \(previousClose.formatted(minimumFractionDigits: 2))",
+                                              price: previousClose), at: 0)
+        }
+        let colour = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
+        let chart = TerminalChart(candles: history.candles, width: width ?? TerminalWidth.columns(environment: environment),
+                                  height: height, timeZone: zone, levels: levels, colour: colour)
+        return lines + chart.render()
+    }
+}
+
+/// `--format text|json|csv` of `history`.
+enum HistoryFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, csv
+}
+
+extension HistoryRange: ExpressibleByArgument {}
+extension CandleInterval: ExpressibleByArgument {}
+
+/// The width of the terminal on standard output: `COLUMNS`, else the terminal's own, else 80.
+enum TerminalWidth {
+    static func columns(environment: [String: String]) -> Int {
+        if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import PriceWatchCore
+import PriceWatchStore
+import PriceWatchTestKit
+import Testing
+
+/// `pricewatch history` end to end: the built binary, a configuration whose yahoo provider is a
+/// loopback server serving the recorded AAPL chart of 2024-10-02, and a state database that
+/// holds no history (so the command backfills) or some (so it reads it).
+@Suite struct HistoryCommandTests {
+    let server: LoopbackHTTPServer
+    let directory: TemporaryDirectory
+    /// The end of the range: the day after the recorded session, so `--range 1d` is that day.
+    static let end = "2024-10-03T00:00:00Z"
+
+    init() throws {
+        server = try LoopbackHTTPServer()
+        directory = try TemporaryDirectory()
+        let chart = try Data(contentsOf: URL(fileURLWithPath: RepositoryFiles.path("Tests/Fixtures/providers/yahoo/chart_AAPL_1m_2024-10-02.json")))
+        server.route("GET", "/v8/finance/chart/AAPL") { _ in
+            LoopbackResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Array(chart))
+        }
+        try FileManager.default.createDirectory(atPath: directory.file("rules.d"), withIntermediateDirectories: true)
+        try directory.write("rules.d/aapl.toml", """
+            [[rule]]
+            id = "aapl-above-226.5"
+            symbol = "AAPL"
+            above = 226.5
+
+            [[rule]]
+            id = "aapl-fall-1pct"
+            symbol = "AAPL"
+            fall = 1
+            """)
+        try directory.write("pricewatch.toml", """
+            state = "\(directory.file("state/pricewatch.db"))"
+            [providers.yahoo]
+            type = "yahoo"
+            base_url = "\(server.baseURL)"
+            [sinks.console]
+            type = "stdout"
+            """)
+    }
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandRunner.Result {
+        try CommandRunner.run(["history", "--config", directory.file("pricewatch.toml")] + arguments, in: directory.path,
+                              environment: environment)
+    }
+
+    @Test func csvOfABackfilledDayIsTheBacktestDataAndBacktestsTheSame() throws {
+        let csv = try run(["AAPL", "--range", "1d", "--end", Self.end, "--format", "csv"])
+        #expect(csv.status == 0, "\(csv.standardError)")
+        // Exactly the real series derived from the same chart (demo/data), row for row.
+        let reference = try String(contentsOfFile: RepositoryFiles.path("demo/data/aapl-1m-2024-10-02.csv"), encoding: .utf8)
+        // (The reference has CRLF line ends; the command writes LF.)
+        #expect(csv.outputLines == reference.split(whereSeparator: \.isNewline).map(String.init))
+        #expect(csv.standardError == "AAPL: 389 1m candles, backfilled from provider 'yahoo'\n")
+        let request = try #require(server.requests(path: "/v8/finance/chart/AAPL").first)
+        #expect(request.queryValue("interval") == "1m")
+
+        // history ... --format csv > a.csv && backtest --rules r.toml --data a.csv
+        try directory.write("a.csv", csv.standardOutput)
+        let fromHistory = try CommandRunner.run(["backtest", "--rules", directory.file("rules.d/aapl.toml"),
+                                                 "--data", directory.file("a.csv"), "--format", "json"])
+        #expect(fromHistory.status == 0, "\(fromHistory.standardError)")
+        #expect(!fromHistory.outputLines.isEmpty)
+        let fromReference = try CommandRunner.run(["backtest", "--rules", directory.file("rules.d/aapl.toml"),
+                                                   "--data", RepositoryFiles.path("demo/data/aapl-1m-2024-10-02.csv"), "--format", "json"])
+        let withoutIDs = { (lines: [String]) in lines.map { $0.replacing(/"id":"[^"]*",?/, with: "") } }
+        #expect(withoutIDs(fromHistory.outputLines) == withoutIDs(fromReference.outputLines))
+    }
+
+    @Test func jsonLinesAreCandlesInUTC() throws {
+        let json = try run(["AAPL", "--range", "1d", "--interval", "1m", "--end", Self.end, "--format", "json"])
+        #expect(json.status == 0, "\(json.standardError)")
+        #expect(json.outputLines.count == 389)
+        #expect(json.outputLines.first?.hasPrefix(#"{"symbol":"AAPL","interval":"1m","time":"2024-10-02T13:30:00Z","open":"#) == true)
+        #expect(json.outputLines.first?.hasSuffix(#""currency":"USD"}"#) == true)
+    }
+
+    @Test func textChartSaysWhereThePricesCameFromInTheMarketsZone() throws {
+        let text = try run(["AAPL", "--range", "1d", "--end", Self.end, "--tz", "market", "--width", "80"],
+                           environment: ["NO_COLOR": "1"])
+        #expect(text.status == 0, "\(text.standardError)")
+        let lines = text.outputLines
+        #expect(lines.first == "AAPL  USD  389 1m candles  2024-10-02 09:30 to 2024-10-02 15:59 America/New_York  (backfilled from provider 'yahoo')")
+        #expect(lines.dropFirst().first?.hasPrefix("last 226.81  +0.27% from previous close 226.21") == true)
+        #expect(lines.contains { $0.contains("┄ aapl-above-226.5: above 226.5") })
+        #expect(lines.contains { $0.contains("┄ previous close 226.21") })
+        #expect(lines.contains { $0.contains("09:30") && $0.contains("11:00") })
+        #expect(!text.standardOutput.contains("\u{1B}["))
+        // The chart (after the two summary lines) fits the width.
+        #expect(lines.dropFirst(2).allSatisfy { $0.count <= 80 })
+        let utc = try run(["AAPL", "--range", "1d", "--end", Self.end, "--width", "80"], environment: ["TZ": "UTC"])
+        #expect(utc.outputLines.first?.contains("2024-10-02 13:30 to 2024-10-02 19:59 UTC") == true)
+    }
+
+    @Test func storedHistoryIsReadWithoutAskingTheProvider() async throws {
+        let store = try SQLiteAlertStore.open(path: directory.file("state/pricewatch.db"))
+        let open = Timestamp(seconds: 1_727_875_800)
+        try await store.recordQuotes((0..<30).map { minute in
+            Quote(symbol: "AAPL", price: ExactDecimal(scaled: (22_500 + Int64(minute)) * 1_000_000),
+                  time: Timestamp(seconds: open.seconds + Int64(minute) * 60 + 5), currency: "USD")
+        })
+        try store.close()
+        let csv = try run(["AAPL", "--range", "1d", "--end", "2024-10-02T20:00:00Z", "--format", "csv"])
+        #expect(csv.status == 0, "\(csv.standardError)")
+        #expect(csv.outputLines.count == 31)
+        #expect(csv.outputLines.dropFirst().first == "AAPL,2024-10-02T13:30:00Z,225.00,,")
+        #expect(csv.standardError == "AAPL: 30 1m candles, stored history\n")
+        #expect(server.requests(path: "/v8/finance/chart/AAPL").isEmpty)
+    }
+
+    @Test func badArgumentsAreUsageErrors() throws {
+        #expect(try run(["AAPL", "--range", "2w"]).status == 64)
+        #expect(try run(["AAPL", "--tz", "Mars/Olympus"]).status == 64)
+        #expect(try run(["AAPL", "--end", "yesterday"]).status == 64)
+    }
+
+    @Test func aProviderWithoutChartsAndNoStoredHistoryIsAnError() throws {
+        server.route("GET", "/v8/finance/chart/NOPE") { _ in
+            LoopbackResponse(status: 404, headers: [HTTPHeader("Content-Type", "application/json")],
+                             body: Array(#"{"chart":{"result":null,"error":{"code":"Not Found","description":"No data found, symbol may be delisted"}}}"#.utf8))
+        }
+        let result = try run(["NOPE", "--range", "1d", "--end", Self.end])
+        #expect(result.status == 1)
+        #expect(result.errorLines.first?.hasPrefix("NOPE: error: no stored history of NOPE in this range, and no backfill: provider 'yahoo'") == true)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import PriceWatchCore
+import PriceWatchCurl
+import PriceWatchTestKit
+
+/// The demo configuration (`demo/`: AAPL replayed each second, alerts on standard output)
+/// copied to a temporary directory with `[http]` on a free loopback port, running as the real
+/// `pricewatch run`.
+struct DashboardDaemon {
+    let directory: TemporaryDirectory
+    let daemon: RunningDaemon
+    let port: Int
+    let transport = CurlHTTPTransport()
+
+    /// - Parameter http: the `[http]` table's lines other than `listen`.
+    init(http: String = "", listenHost: String = "127.0.0.1", environment: [String: String] = [:]) throws {
+        directory = try TemporaryDirectory()
+        port = try Self.freePort()
+        let main = try String(contentsOfFile: RepositoryFiles.path("demo/pricewatch.toml"), encoding: .utf8)
+        try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"\(listenHost):\(port)\"\n" + http)
+        try directory.write("rules.d/aapl.toml", String(contentsOfFile: RepositoryFiles.path("demo/rules.d/aapl.toml"), encoding: .utf8))
+        try directory.write("data/aapl-1m-2024-10-02.csv",
+                            String(contentsOfFile: RepositoryFiles.path("demo/data/aapl-1m-2024-10-02.csv"), encoding: .utf8))
+        daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path,
+                                   environment: environment)
+    }
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    /// GET (or another method) `path`; `nil` when the connection failed.
+    func request(_ path: String, method: HTTPRequest.Method = .get, headers: [HTTPHeader] = [],
+                 body: [UInt8] = []) async -> PriceWatchCore.HTTPResponse? {
+        try? await transport.send(HTTPRequest(method: method, url: base + path, headers: headers, body: body, timeout: .seconds(20)))
+    }
+
+    func text(_ path: String, headers: [HTTPHeader] = []) async -> String? {
+        await request(path, headers: headers).map { String(decoding: $0.body, as: UTF8.self) }
+    }
+
+    /// Waits until the endpoint answers `/healthz` at all.
+    func waitUntilListening() async throws {
+        try await waitUntil("the HTTP endpoint on port \(port) to answer; standard error: \(daemon.errorLines.suffix(5))") {
+            if !daemon.isRunning { throw DaemonExited(lines: daemon.errorLines.suffix(10)) }
+            return await request("/healthz") != nil
+        }
+    }
+
+    struct DaemonExited: Error, CustomStringConvertible {
+        let lines: ArraySlice<String>
+        var description: String { "the daemon exited; standard error ends: \(lines.joined(separator: "\n"))" }
+    }
+
+    /// A TCP port on loopback nothing listens on now (bound to port 0, then released).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw PortError() }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw PortError() }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    struct PortError: Error {}
+}

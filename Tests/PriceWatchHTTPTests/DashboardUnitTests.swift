@@ -1,0 +1,97 @@
+import PriceWatchCore
+@testable import PriceWatchHTTP
+import PriceWatchServices
+import Testing
+
+/// The endpoint's pure parts: the token comparison, HTML escaping, the listen address and the
+/// exposition text of every metric the services record.
+struct DashboardUnitTests {
+    @Test func theTokenComparisonNeedsEveryByteAndTheLength() {
+        let token = Array("abcdef".utf8)
+        #expect(ConstantTime.equal(token, Array("abcdef".utf8)))
+        #expect(!ConstantTime.equal(token, Array("abcdeg".utf8)))
+        #expect(!ConstantTime.equal(token, Array("abcde".utf8)))
+        #expect(!ConstantTime.equal(token, Array("abcdef0".utf8)))
+        #expect(!ConstantTime.equal(token, []))
+    }
+
+    @Test func textIsEscapedForHTML() {
+        #expect(DashboardPage.escape("<script>\"a\" & 'b'</script>") == "&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/script&gt;")
+        #expect(JSONText.string("a\"</script>\n") == "\"a\\\"\\u003c/script>\\n\"")
+    }
+
+    @Test func listenAddressesAndLoopback() {
+        #expect(HTTPEndpointSettings.parseListen("127.0.0.1:8490")! == ("127.0.0.1", 8490))
+        #expect(HTTPEndpointSettings.parseListen("[::1]:80")! == ("::1", 80))
+        #expect(HTTPEndpointSettings.parseListen("8490") == nil)
+        #expect(HTTPEndpointSettings.parseListen("::1:80") == nil)
+        #expect(HTTPEndpointSettings.parseListen("127.0.0.1:70000") == nil)
+        #expect(HTTPEndpointSettings.isLoopback("127.0.0.1"))
+        #expect(HTTPEndpointSettings.isLoopback("127.1.2.3"))
+        #expect(HTTPEndpointSettings.isLoopback("localhost"))
+        #expect(HTTPEndpointSettings.isLoopback("::1"))
+        #expect(!HTTPEndpointSettings.isLoopback("0.0.0.0"))
+        #expect(!HTTPEndpointSettings.isLoopback("192.168.1.2"))
+        #expect(!HTTPEndpointSettings.isLoopback("127.example.com"))
+    }
+
+    @Test func everyMetricPassesPromtool() async throws {
+        let exporter = MetricsExporter()
+        let metrics = DaemonMetrics(factory: exporter.factory)
+        metrics.polled(provider: "yahoo", failure: nil, at: Timestamp(milliseconds: 1_727_875_800_000))
+        metrics.polled(provider: "yahoo", failure: ProviderError(.transient, "timeout"), at: Timestamp(milliseconds: 1_727_875_860_000))
+        metrics.requested(provider: "yahoo", duration: .milliseconds(120), error: nil)
+        metrics.requested(provider: "yahoo", duration: .seconds(3), error: ProviderError(.rateLimited, "429"))
+        metrics.quoteAccepted(provider: "yahoo")
+        metrics.quoteRejected(provider: "yahoo", reason: "non_positive_price")
+        metrics.alertFired(rule: "aapl-above-200")
+        metrics.delivered(sink: "ntfy", outcome: "delivered")
+        metrics.delivered(sink: "ntfy", outcome: "retry", count: 2)
+        for name in ["pricewatch_outbox_pending_deliveries", "pricewatch_outbox_oldest_pending_age_seconds",
+                     "pricewatch_rules_watched", "pricewatch_symbols_watched"] {
+            exporter.set(name, to: 3)
+        }
+        exporter.set("pricewatch_build_info", labels: [("version", "0.1.0")], to: 1)
+        let text = String(decoding: exporter.render(), as: UTF8.self)
+        #expect(text.contains("pricewatch_provider_errors_total{provider=\"yahoo\",kind=\"rate_limited\"} 1"))
+        #expect(text.contains("pricewatch_deliveries_total{sink=\"ntfy\",outcome=\"retry\"} 2"))
+        #expect(text.contains("# HELP pricewatch_alerts_fired_total"))
+        #expect(text.contains("pricewatch_provider_request_duration_seconds_count{provider=\"yahoo\"} 2"))
+        let check = try await Promtool.checkMetrics(text)
+        #expect(check.status == 0, "promtool check metrics: \(check.output)\n\(text)")
+    }
+
+    @Test func theSparklineAndTheDaysChange() {
+        let points = [HistoryPoint(time: Timestamp(milliseconds: 0), price: ExactDecimal(scaled: 100_00000000)),
+                      HistoryPoint(time: Timestamp(milliseconds: 60_000), price: ExactDecimal(scaled: 102_00000000))]
+        #expect(DashboardPage.changeText(points).text == "+2.0%")
+        #expect(DashboardPage.changeText(points).css == "up")
+        #expect(DashboardPage.sparkline(points).contains("<polyline"))
+        #expect(!DashboardPage.sparkline(Array(points.prefix(1))).contains("<polyline"))
+    }
+}
+
+/// The watchlist's sparkline takes stored history when the application gives it, and the
+/// quotes received since start otherwise.
+struct DashboardSparklineSourceTests {
+    static func point(_ minute: Int64, _ price: Int64) -> HistoryPoint {
+        HistoryPoint(time: Timestamp(milliseconds: 1_800_000_000_000 + minute * 60_000), price: ExactDecimal(scaled: price * 100_000_000))
+    }
+
+    @Test func storedHistoryFirstThenReceivedQuotes() async {
+        let live = LiveQuotes()
+        _ = await live.receive(PolledQuotes(provider: "p", results: ["X": .success(Quote(symbol: "X", price: ExactDecimal(scaled: 110_00000000),
+                                                                                           time: Self.point(30, 0).time))],
+                                            time: Self.point(30, 0).time))
+        let stored = [Self.point(0, 100), Self.point(5, 105)]
+        let snapshot = DashboardSnapshot(symbols: [.init(symbol: "X", provider: "p", lastPrice: nil, market: .open(until: Self.point(600, 0).time),
+                                                         dayPoints: stored)], now: Self.point(31, 0).time)
+        let html = DashboardPage.sections(snapshot, live: live)
+        #expect(html.contains("+10.0%"), "from the first stored close (100) to the received quote (110)")
+        let withoutHistory = DashboardSnapshot(symbols: [.init(symbol: "X", provider: "p", lastPrice: nil, market: .closed(until: nil))],
+                                               now: Self.point(31, 0).time)
+        let html2 = DashboardPage.sections(withoutHistory, live: live)
+        #expect(html2.contains("<td class=\"price\">110</td>"))
+        #expect(html2.contains("<td class=\"market\">closed</td>"))
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import PriceWatchCore
+import PriceWatchTestKit
+import Testing
+
+/// The endpoint of the running daemon (`pricewatch run` over the demo configuration) on
+/// loopback: metrics (checked by promtool), health, the dashboard, the limits and the token.
+@Suite(.serialized) struct HTTPEndpointEndToEndTests {
+    @Test func metricsHealthAndDashboardOfTheDemo() async throws {
+        let demo = try DashboardDaemon()
+        try await demo.waitUntilListening()
+
+        // The demo's first quote fires aapl-above-225.5 at once; the dashboard shows it.
+        let page = try await waitFor("the dashboard to show an alert of aapl-above-225.5") { () async -> String? in
+            guard let page = await demo.text("/"), page.contains("aapl-above-225.5</td>") && page.contains("class=\"alert\"") else { return nil }
+            return page
+        }
+        #expect(page.contains("<tr data-symbol=\"AAPL\">"))
+        #expect(page.contains("prefers-color-scheme: dark"))
+        #expect(page.contains("name=\"viewport\""))
+        #expect(!page.contains("src=\"http"), "no external asset")
+
+        let health = try #require(await demo.request("/healthz"))
+        #expect(health.status == 200)
+        #expect(String(decoding: health.body, as: UTF8.self) == "ok\n")
+
+        let metrics = try await waitFor("metrics with a fired alert and a successful poll") { () async -> String? in
+            guard let text = await demo.text("/metrics"), text.contains("pricewatch_alerts_fired_total{rule=\"aapl-above-225.5\"}"),
+                  text.contains("pricewatch_polls_total{provider=\"replay\",outcome=\"success\"}") else { return nil }
+            return text
+        }
+        for name in ["pricewatch_provider_request_duration_seconds_bucket", "pricewatch_quotes_accepted_total{provider=\"replay\"}",
+                     "pricewatch_deliveries_total{sink=\"console\",outcome=\"delivered\"}", "pricewatch_outbox_pending_deliveries",
+                     "pricewatch_outbox_oldest_pending_age_seconds", "pricewatch_rules_watched 7", "pricewatch_symbols_watched 1",
+                     "pricewatch_last_successful_poll_timestamp_seconds{provider=\"replay\"}",
+                     "pricewatch_build_info{version=\"\(PriceWatchVersion.current)\"} 1"] {
+            #expect(metrics.contains(name), "\(name) in /metrics")
+        }
+        let check = try await Promtool.checkMetrics(metrics)
+        #expect(check.status == 0, "promtool check metrics: \(check.output)")
+
+        // The live feed: a poll arrives by server-sent events with the demo's symbol.
+        let stream = try await RawHTTP.read(port: demo.port, path: "/events", until: "\"symbol\":\"AAPL\"")
+        #expect(stream.hasPrefix("HTTP/1.1 200"))
+        #expect(stream.lowercased().contains("content-type: text/event-stream"))
+        #expect(stream.contains("event: poll"))
+
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
+    /// Browsers that come and go on the event stream cost nothing once gone: polling goes on
+    /// (a stream whose client left once kept a core busy until its lifetime ended).
+    @Test func eventStreamClientsThatLeaveDoNotStallPolling() async throws {
+        let demo = try DashboardDaemon()
+        try await demo.waitUntilListening()
+        for _ in 0..<4 {
+            _ = try await RawHTTP.read(port: demo.port, path: "/events", until: "event: poll")
+        }
+        let polls = try await waitFor("the poll count") { await Self.successfulPolls(demo) }
+        try await waitUntil("three more polls after \(polls)") { (await Self.successfulPolls(demo) ?? 0) >= polls + 3 }
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
+    static func successfulPolls(_ demo: DashboardDaemon) async -> Int? {
+        guard let text = await demo.text("/metrics") else { return nil }
+        let prefix = "pricewatch_polls_total{provider=\"replay\",outcome=\"success\"} "
+        return text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) }
+    }
+
+    @Test func theEndpointIsReadOnlyAndRefusesBodies() async throws {
+        let demo = try DashboardDaemon()
+        try await demo.waitUntilListening()
+        let post = try #require(await demo.request("/", method: .post, body: Array("x=1".utf8)))
+        #expect(post.status == 405)
+        let missing = try #require(await demo.request("/nothing-here"))
+        #expect(missing.status == 404)
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
+    /// A client that starts a request and never finishes it (slowloris) is cut off by the idle
+    /// timeout; meanwhile everyone else is served.
+    @Test func aSlowClientIsCutOffAndOthersAreServed() async throws {
+        let demo = try DashboardDaemon()
+        try await demo.waitUntilListening()
+        async let closedAfter = RawHTTP.secondsUntilClosed(port: demo.port, sending: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        let health = try #require(await demo.request("/healthz"))
+        #expect(health.status == 200, "served while a slow client holds a connection")
+        let seconds = try await closedAfter
+        #expect(seconds >= 10, "closed by the idle timeout (15 s), not at once: \(seconds) s")
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
+    @Test func aTokenIsRequiredAndComparedWhenConfigured() async throws {
+        let token = "s3cret-token-\(UUID().uuidString)"
+        let demo = try DashboardDaemon(http: "token = { env = \"DASHBOARD_TOKEN\" }\n", environment: ["DASHBOARD_TOKEN": token])
+        try await demo.waitUntilListening()
+        let anonymous = try #require(await demo.request("/metrics"))
+        #expect(anonymous.status == 401)
+        let wrong = try #require(await demo.request("/metrics", headers: [HTTPHeader("Authorization", "Bearer \(token)x")]))
+        #expect(wrong.status == 401)
+        let right = try #require(await demo.request("/metrics", headers: [HTTPHeader("Authorization", "Bearer \(token)")]))
+        #expect(right.status == 200)
+        #expect(try await demo.daemon.stop() == 0)
+        #expect(!(demo.daemon.errorLines + demo.daemon.outputLines).contains { $0.contains(token) }, "the token never appears in output")
+    }
+
+    @Test func aMalformedHTTPTableIsAnErrorNamingFileAndLine() throws {
+        let directory = try TemporaryDirectory()
+        try ReplayDaemonFiles.write(in: directory, prices: ["10"])
+        let main = try String(contentsOfFile: directory.file("pricewatch.toml"), encoding: .utf8)
+        try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"localhost\"\nmax_conections = 5\n")
+        let result = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
+        #expect(result.status != 0)
+        let lines = main.split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(result.errorLines.contains { $0.hasPrefix("pricewatch.toml:\(lines + 2):") && $0.contains("127.0.0.1:8490") },
+                "\(result.errorLines)")
+        #expect(result.errorLines.contains { $0.contains("max_conections") && $0.contains("max_connections") }, "\(result.errorLines)")
+    }
+
+    @Test func listeningBeyondLoopbackWithoutATokenIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        try ReplayDaemonFiles.write(in: directory, prices: ["10"])
+        let main = try String(contentsOfFile: directory.file("pricewatch.toml"), encoding: .utf8)
+        try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"0.0.0.0:8490\"\n")
+        let result = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
+        #expect(result.status != 0)
+        #expect(result.errorLines.contains { $0.contains("http.listen") && $0.contains("requires 'token'") },
+                "\(result.errorLines)")
+    }
+}
