@@ -161,6 +161,19 @@ let package = Package(
             name: "PriceWatchSinksTests",
             dependencies: ["PriceWatchSinks", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit"]
         ),
+        // cairo's image and SVG surfaces (apt libcairo2-dev): the chart renderer's library.
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
+        // Charts as PNG and SVG on cairo, behind the core's `ChartRenderer` port.
+        .target(name: "PriceWatchCharts", dependencies: ["PriceWatchCore", "CCairo"]),
+        // Rendered charts against reference images (decoded by cairo), SVG structure.
+        .testTarget(
+            name: "PriceWatchChartsTests",
+            dependencies: ["PriceWatchCharts", "PriceWatchCore", "CCairo", "PriceWatchTestKit"]
+        ),
         // The HTTP endpoint end to end against the running daemon on loopback (promtool, Chromium).
         .testTarget(
             name: "PriceWatchHTTPTests",

@@ -58,30 +58,36 @@ extension MailMessage {
         }
         alternative += "\r\n--\(boundary)--\r\n"
 
+        // Attachments the HTML shows (`cid:` references) go inline in a multipart/related
+        // around the alternative; the others are attachments of a multipart/mixed around that.
+        let inline = message.attachments.filter { html.contains($0.inlineReference) }
+        let attached = message.attachments.filter { !html.contains($0.inlineReference) }
+        var content = (type: ["multipart/alternative;"], boundary: boundary, body: alternative)
+        if !inline.isEmpty {
+            let related = boundary + "_related"
+            var body = "\r\n--\(related)\r\n"
+            body += HeaderEncoding.field("Content-Type", tokens: ["multipart/alternative;", "boundary=\"\(boundary)\""])
+            body += alternative
+            for attachment in inline {
+                body += "\r\n--\(related)\r\n" + Self.filePart(attachment, disposition: "inline")
+            }
+            body += "\r\n--\(related)--\r\n"
+            content = (["multipart/related;", "type=\"multipart/alternative\";"], related, body)
+        }
         var body: String
-        if message.attachments.isEmpty {
-            header += HeaderEncoding.field("Content-Type", tokens: ["multipart/alternative;", "boundary=\"\(boundary)\""])
-            body = "This is a MIME message with a text and an HTML part.\r\n" + alternative
+        if attached.isEmpty {
+            header += HeaderEncoding.field("Content-Type", tokens: content.type + ["boundary=\"\(content.boundary)\""])
+            body = (inline.isEmpty ? "This is a MIME message with a text and an HTML part.\r\n"
+                : "This is a MIME message with a text and an HTML part with pictures.\r\n") + content.body
         } else {
             let mixed = boundary + "_mixed"
             header += HeaderEncoding.field("Content-Type", tokens: ["multipart/mixed;", "boundary=\"\(mixed)\""])
             body = "This is a MIME message with attachments.\r\n"
             body += "\r\n--\(mixed)\r\n"
-            body += HeaderEncoding.field("Content-Type", tokens: ["multipart/alternative;", "boundary=\"\(boundary)\""])
-            body += alternative
-            for attachment in message.attachments {
-                body += "\r\n--\(mixed)\r\n"
-                body += HeaderEncoding.field("Content-Type", tokens: ["\(attachment.contentType);", "name=\"\(attachment.filename)\""])
-                body += HeaderEncoding.field("Content-Disposition", tokens: ["attachment;", "filename=\"\(attachment.filename)\""])
-                body += HeaderEncoding.simpleField("Content-Transfer-Encoding", "base64")
-                body += "\r\n"
-                let encoded = Array(attachment.base64)
-                var start = 0
-                while start < encoded.count {
-                    let end = min(start + 76, encoded.count)
-                    body += String(encoded[start..<end]) + "\r\n"
-                    start = end
-                }
+            body += HeaderEncoding.field("Content-Type", tokens: content.type + ["boundary=\"\(content.boundary)\""])
+            body += content.body
+            for attachment in attached {
+                body += "\r\n--\(mixed)\r\n" + Self.filePart(attachment, disposition: "attachment")
             }
             body += "\r\n--\(mixed)--\r\n"
         }
@@ -90,5 +96,23 @@ extension MailMessage {
         self.bytes = bytes
         self.messageID = "<\(notification.id)@pricewatch>"
         self.subject = subject
+    }
+
+    /// One file as a base64 MIME part (headers and body, no boundary line); inline parts get
+    /// the `Content-ID` their `cid:` reference names.
+    static func filePart(_ attachment: NotificationAttachment, disposition: String) -> String {
+        var part = HeaderEncoding.field("Content-Type", tokens: ["\(attachment.contentType);", "name=\"\(attachment.filename)\""])
+        part += HeaderEncoding.field("Content-Disposition", tokens: ["\(disposition);", "filename=\"\(attachment.filename)\""])
+        if disposition == "inline" { part += HeaderEncoding.simpleField("Content-ID", "<\(attachment.contentID)>") }
+        part += HeaderEncoding.simpleField("Content-Transfer-Encoding", "base64")
+        part += "\r\n"
+        let encoded = Array(attachment.base64)
+        var start = 0
+        while start < encoded.count {
+            let end = min(start + 76, encoded.count)
+            part += String(encoded[start..<end]) + "\r\n"
+            start = end
+        }
+        return part
     }
 }

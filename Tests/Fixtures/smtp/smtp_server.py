@@ -67,7 +67,9 @@ def describe(message):
             "content_type": part.get_content_type(),
             "charset": part.get_content_charset(),
             "transfer_encoding": part.get("Content-Transfer-Encoding"),
-            "content": part.get_content(),
+            # Text as text; files (inline charts, attachments) as their decoded size.
+            "content": part.get_content() if part.get_content_maintype() == "text"
+            else f"{len(part.get_payload(decode=True))} bytes",
         })
     return {
         "headers": headers,

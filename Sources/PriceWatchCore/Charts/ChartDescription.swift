@@ -1,0 +1,80 @@
+/// What a price chart shows, independent of how it is drawn: the price line, the labelled
+/// levels (rule thresholds, the previous close), session breaks, alert markers, the time zone
+/// of the time axis and the theme. ``ChartLayout`` turns it into a ``ChartDrawing``; a
+/// ``ChartRenderer`` (cairo, in the charts adapter) turns that into PNG or SVG bytes.
+public struct ChartDescription: Sendable, Hashable {
+    /// One line above the plot, e.g. `AAPL · 2 Oct 2024`.
+    public var title: String
+    /// The prices, oldest first. An empty series draws the axes and the title only.
+    public var series: [ChartPoint]
+    /// Horizontal labelled lines: thresholds and the previous close.
+    public var levels: [ChartLevel]
+    /// Instants where one trading session ends and the next begins (drawn as dashed lines).
+    public var sessionBreaks: [Timestamp]
+    /// Alerts on the line.
+    public var markers: [ChartMarker]
+    /// The IANA time zone of the time axis (the market's), e.g. `America/New_York`.
+    public var timeZone: String
+    public var theme: ChartTheme
+    /// The image size in pixels; 600 × 320 reads well in an email.
+    public var width: Int
+    public var height: Int
+
+    public init(title: String, series: [ChartPoint], levels: [ChartLevel] = [], sessionBreaks: [Timestamp] = [],
+                markers: [ChartMarker] = [], timeZone: String = "UTC", theme: ChartTheme = .light,
+                width: Int = 600, height: Int = 320) {
+        self.title = title
+        self.series = series
+        self.levels = levels
+        self.sessionBreaks = sessionBreaks
+        self.markers = markers
+        self.timeZone = timeZone
+        self.theme = theme
+        self.width = width
+        self.height = height
+    }
+}
+
+/// One price at one instant.
+public struct ChartPoint: Sendable, Hashable {
+    public var time: Timestamp
+    public var price: ExactDecimal
+
+    public init(time: Timestamp, price: ExactDecimal) {
+        self.time = time
+        self.price = price
+    }
+}
+
+/// A horizontal line across the plot with a label: a rule's threshold or the previous close.
+public struct ChartLevel: Sendable, Hashable {
+    /// What the line means; it picks the colour and the dash.
+    public enum Role: String, Sendable, Hashable {
+        case threshold
+        case previousClose = "previous_close"
+    }
+
+    public var role: Role
+    public var price: ExactDecimal
+    /// Shown at the right end of the line, before the price: `above 226`, `prev close`.
+    public var label: String
+
+    public init(role: Role, price: ExactDecimal, label: String) {
+        self.role = role
+        self.price = price
+        self.label = label
+    }
+}
+
+/// An alert drawn on the price line: a dot at its quote's time and price, with a short label.
+public struct ChartMarker: Sendable, Hashable {
+    public var time: Timestamp
+    public var price: ExactDecimal
+    public var label: String
+
+    public init(time: Timestamp, price: ExactDecimal, label: String) {
+        self.time = time
+        self.price = price
+        self.label = label
+    }
+}
