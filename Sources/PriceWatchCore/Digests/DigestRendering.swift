@@ -95,6 +95,7 @@ struct DigestRendering {
             case .delivered: "delivered to \(delivery.sink)"
             case .pending: "pending on \(delivery.sink) (\(delivery.attempts) attempts)"
             case .dead: "failed on \(delivery.sink)"
+            case .silenced: "silenced for \(delivery.sink)"
             }
         }.joined(separator: "; ")
     }
