@@ -59,6 +59,7 @@ import Testing
         options["username"] = .string(EmailTestServer.username)
         options["password"] = .secret(Secret(value: EmailTestServer.password, origin: "credential smtp-password"))
         options["ca_file"] = .path(server.caFile)
+        options["timeout"] = .duration(try #require(RuleDuration(seconds: 30)))
         let (settings, problems) = EmailSettings.parse(options)
         let sink = EmailSink(name: "ops", settings: try #require(settings, "\(problems)"), transport: CurlMailTransport(),
                              now: ManualWallClock(try #require(Timestamp(parsing: "2024-10-07T12:00:05Z"))).function)
