@@ -18,15 +18,22 @@ struct Backtest: ParsableCommand {
     @Option(help: "Output format: text, or json for JSON Lines.")
     var format: OutputFormat = .text
 
+    @OptionGroup var timeZone: TimeZoneOption
+
+    func validate() throws {
+        try timeZone.refuseMarket("backtest")
+    }
+
     func run() throws {
         // Alerts wait in the spool until the file has been read whole (valid and in time
         // order, or sorted): a late bad row or disorder never leaves partial output.
         var spool = SpooledOutput()
         let format = format
+        let zone = timeZone.zone
         let outcome = RunBacktest.run(rulesPath: rules, dataPath: data, report: StandardOutput.report,
                                       restart: { spool.discard() }) { alert in
             switch format {
-            case .text: spool.line(AlertRendering.textLine(alert))
+            case .text: spool.line(AlertRendering.textLine(alert, zone: zone))
             case .json: spool.line(AlertRendering.jsonLine(alert))
             }
         }

@@ -30,7 +30,7 @@ import Testing
     @Test func aZoneThatDoesNotExistIsAUsageError() throws {
         let directory = try TemporaryDirectory()
         try AlertsCommandTests.writeConfiguration(in: directory)
-        for command in [["alerts"], ["rules"], ["quote", "AAPL"]] {
+        for command in [["alerts"], ["rules"], ["quote", "AAPL"], ["backtest", "--rules", "rules.d", "--data", "prices.csv"]] {
             let result = try CommandRunner.run(command + ["--config", "pricewatch.toml", "--tz", "Mars/Olympus_Mons"], in: directory.path)
             #expect(result.status == 64, "\(command): \(result.standardError)")
             #expect(result.standardError.contains("--tz: expected an IANA time zone such as 'Europe/London' or 'UTC', found 'Mars/Olympus_Mons'"))
@@ -38,5 +38,14 @@ import Testing
         let market = try CommandRunner.run(["rules", "--config", "pricewatch.toml", "--tz", "market"], in: directory.path)
         #expect(market.status == 64)
         #expect(market.standardError.contains("--tz market: rules prints no per-symbol market times"))
+    }
+
+    @Test func backtestTextPrintsAlertTimesInTheZone() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("rules.toml", "[[rule]]\nid = \"r\"\nsymbol = \"AAPL\"\nabove = 200\n")
+        try directory.write("prices.csv", "symbol,time,price\nAAPL,2024-10-02T13:30:00Z,225.70\n")
+        let zoned = try CommandRunner.run(["backtest", "--rules", "rules.toml", "--data", "prices.csv", "--tz", "Europe/Berlin"], in: directory.path)
+        #expect(zoned.status == 0, "\(zoned.standardError)")
+        #expect(zoned.outputLines.first?.hasPrefix("2024-10-02 15:30 +02:00 r AAPL 225.70") == true, "\(zoned.outputLines)")
     }
 }
