@@ -39,7 +39,9 @@ public struct MarketPollPlanner: Sendable {
 
     private let hours: any MarketHours
     /// The symbols in order with their market (nil: unknown, always fetched).
-    private let symbols: [(symbol: String, market: MarketIdentifier?)]
+    private var symbols: [(symbol: String, market: MarketIdentifier?)]
+    /// How many symbols have no market yet (resolved later from the quotes' exchange codes).
+    public private(set) var unresolvedCount = 0
     private var markets: [MarketIdentifier: MarketState] = [:]
     /// Symbol fetches not made since the planner started, over all markets.
     public private(set) var savedFetches = 0
@@ -62,8 +64,22 @@ public struct MarketPollPlanner: Sendable {
         self.hours = hours
         self.symbols = symbols.map { symbol in (symbol, overrides[symbol] ?? hours.market(ofSymbol: symbol, exchange: nil)) }
         for (_, market) in self.symbols {
-            guard let market else { continue }
+            guard let market else { unresolvedCount += 1; continue }
             markets[market, default: MarketState(symbols: 0)].symbols += 1
+        }
+    }
+
+    /// Resolves the symbols whose market the symbol alone did not tell, from the exchange
+    /// codes their quotes carried (a bare `AAPL` quoted on `NMS` trades on XNAS). Called after
+    /// a poll; a symbol once resolved keeps its market.
+    public mutating func learn(exchanges: [String: String]) {
+        guard unresolvedCount > 0, !exchanges.isEmpty else { return }
+        for index in symbols.indices where symbols[index].market == nil {
+            guard let exchange = exchanges[symbols[index].symbol],
+                  let market = hours.market(ofSymbol: symbols[index].symbol, exchange: exchange) else { continue }
+            symbols[index].market = market
+            markets[market, default: MarketState(symbols: 0)].symbols += 1
+            unresolvedCount -= 1
         }
     }
 

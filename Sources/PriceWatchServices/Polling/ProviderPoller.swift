@@ -96,6 +96,7 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
         let poll = PolledQuotes(provider: provider.name, results: answers, servedBy: fetched.servedBy,
                                 failure: fetched.failure?.error,
                                 unserved: Set(fetched.unserved).subtracting(fetched.servedBy.keys), time: wallClock())
+        state.learnMarkets(from: poll)
         let fresh = await publish(poll)
         checkHealth(poll, fresh: fresh, closed: plan.closed)
         onPoll(poll.time)
@@ -201,6 +202,16 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
         }
 
         var savedFetches: Int { mutex.withLock { $0.planner.savedFetches } }
+
+        /// Symbols of no known market learn it from their quotes' exchange codes.
+        func learnMarkets(from poll: PolledQuotes) {
+            guard mutex.withLock({ $0.planner.unresolvedCount > 0 }) else { return }
+            var exchanges: [String: String] = [:]
+            for case .success(let quote) in poll.results.values {
+                if let exchange = quote.exchange { exchanges[quote.symbol] = exchange }
+            }
+            mutex.withLock { $0.planner.learn(exchanges: exchanges) }
+        }
 
         /// Runs `body` on the state with `instant` as an offset from the poller's origin.
         func withLock<T: Sendable>(at instant: C.Instant, _ body: (inout State, Duration) -> T) -> T {
