@@ -54,8 +54,9 @@ struct CurlTransportFailureTests {
     }
 
     @Test func refusedConnectionIsConnectionFailed() async throws {
-        let baseURL = server.baseURL
-        server.stop()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} } // the port stays taken until the test ends
+        let baseURL = refusing.baseURL
         let error = await expectFailure(transport, HTTPRequest(url: baseURL + "/v7/finance/quote?symbols=AAPL"))
 
         #expect(error?.kind == .connectionFailed)
@@ -98,9 +99,9 @@ struct CurlTransportFailureTests {
         let secret = "k3y-SECRET-0123456789"
         server.route("GET", "/never") { _ in .hang }
         let live = server.baseURL
-        let stopped = try LoopbackHTTPServer()
-        let deadURL = stopped.baseURL
-        stopped.stop()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} } // the port stays taken until the test ends
+        let deadURL = refusing.baseURL
 
         let requests = [
             HTTPRequest(url: live + "/never?symbol=AAPL&apikey=\(secret)", timeout: .milliseconds(100), redactions: [secret]),

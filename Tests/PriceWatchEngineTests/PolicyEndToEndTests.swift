@@ -111,8 +111,8 @@ import Testing
 
     @Test func connectionRefusedIsRetriedWithExactBackoffThenFailsOver() async throws {
         let clock = ManualClock()
-        let gone = try LoopbackHTTPServer()
-        gone.stop() // its port now refuses connections
+        let gone = try RefusingPort() // refuses connections, and no other server can take its port
+        defer { withExtendedLifetime(gone) {} } // the port stays taken until the test ends
         let mirrorServer = try LoopbackHTTPServer()
         defer { mirrorServer.stop() }
         mirrorServer.route("GET", Self.path, sequence: [Self.ticker("101", minute: 15)])

@@ -130,8 +130,10 @@ import Testing
     }
 
     @Test func anUnreachableServiceIsTransient() async throws {
-        server.stop()
-        let error = await #expect(throws: ProviderError.self) { try await provider().fetch(["AAPL"]) }
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} } // the port stays taken until the test ends
+        let provider = YahooProvider(name: "yahoo", transport: CurlHTTPTransport(), baseURL: refusing.baseURL, now: clock.function)
+        let error = await #expect(throws: ProviderError.self) { try await provider.fetch(["AAPL"]) }
         #expect(error?.kind == .transient)
     }
 

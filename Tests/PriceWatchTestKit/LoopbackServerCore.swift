@@ -68,7 +68,7 @@ final class LoopbackServerCore: Sendable {
         thread.start()
     }
 
-    private static var streamType: Int32 {
+    static var streamType: Int32 {
         #if canImport(Glibc)
         Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         #else
