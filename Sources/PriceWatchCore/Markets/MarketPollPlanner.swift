@@ -40,8 +40,11 @@ public struct MarketPollPlanner: Sendable {
     private let hours: any MarketHours
     /// The symbols in order with their market (nil: unknown, always fetched).
     private var symbols: [(symbol: String, market: MarketIdentifier?)]
-    /// How many symbols have no market yet (resolved later from the quotes' exchange codes).
+    /// How many symbols have no market yet and have not brought an exchange code: they are
+    /// resolved from the first code their quotes carry, once.
     public private(set) var unresolvedCount = 0
+    /// Per symbol, whether it still waits for an exchange code to resolve its market.
+    private var awaitingExchange: [Bool] = []
     private var markets: [MarketIdentifier: MarketState] = [:]
     /// Symbol fetches not made since the planner started, over all markets.
     public private(set) var savedFetches = 0
@@ -63,6 +66,7 @@ public struct MarketPollPlanner: Sendable {
     public init(symbols: [String], overrides: [String: MarketIdentifier] = [:], hours: any MarketHours) {
         self.hours = hours
         self.symbols = symbols.map { symbol in (symbol, overrides[symbol] ?? hours.market(ofSymbol: symbol, exchange: nil)) }
+        awaitingExchange = self.symbols.map { $0.market == nil }
         for (_, market) in self.symbols {
             guard let market else { unresolvedCount += 1; continue }
             markets[market, default: MarketState(symbols: 0)].symbols += 1
@@ -71,15 +75,17 @@ public struct MarketPollPlanner: Sendable {
 
     /// Resolves the symbols whose market the symbol alone did not tell, from the exchange
     /// codes their quotes carried (a bare `AAPL` quoted on `NMS` trades on XNAS). Called after
-    /// a poll; a symbol once resolved keeps its market.
+    /// a poll. Each symbol is tried once, with the first code it brings: one the calendars do
+    /// not know leaves the symbol always polled, and it is not looked at again.
     public mutating func learn(exchanges: [String: String]) {
         guard unresolvedCount > 0, !exchanges.isEmpty else { return }
-        for index in symbols.indices where symbols[index].market == nil {
-            guard let exchange = exchanges[symbols[index].symbol],
-                  let market = hours.market(ofSymbol: symbols[index].symbol, exchange: exchange) else { continue }
+        for index in symbols.indices where awaitingExchange[index] {
+            guard let exchange = exchanges[symbols[index].symbol] else { continue }
+            awaitingExchange[index] = false
+            unresolvedCount -= 1
+            guard let market = hours.market(ofSymbol: symbols[index].symbol, exchange: exchange) else { continue }
             symbols[index].market = market
             markets[market, default: MarketState(symbols: 0)].symbols += 1
-            unresolvedCount -= 1
         }
     }
 
