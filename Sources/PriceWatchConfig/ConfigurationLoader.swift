@@ -116,6 +116,7 @@ public enum ConfigurationLoader {
             main.error("no sinks are defined; alerts need at least one [sinks.NAME] table", at: .root)
         }
         var rules: [Rule] = []
+        rules.reserveCapacity(drafts.count)
         for draft in drafts {
             let reader = draft.reader
             var provider: String?

@@ -4,7 +4,10 @@ import PriceWatchCore
 ///
 /// Kept even when the rule has errors, so that one bad rule still takes part in the checks
 /// across rules (duplicate ids, unknown providers and sinks).
-struct RuleDraft {
+///
+/// A class: a rule set holds one draft per rule (100,000 in a large configuration), and as a
+/// value every growth of that array and every pass over it copied the whole rule.
+final class RuleDraft {
     /// Reports about this rule: its file, its path (`rule[2]`) and its label (`rule 'aapl-200'`).
     let reader: TableReader
     /// The id when it is written as a non-empty string (valid or not), for duplicate checks.
@@ -16,4 +19,12 @@ struct RuleDraft {
     /// The rule with `provider` and `notify` as written (`nil` and `[]` when absent), when
     /// nothing in the rule is wrong.
     let rule: Rule?
+
+    init(reader: TableReader, id: String?, provider: String?, notify: [String]?, rule: Rule?) {
+        self.reader = reader
+        self.id = id
+        self.provider = provider
+        self.notify = notify
+        self.rule = rule
+    }
 }
