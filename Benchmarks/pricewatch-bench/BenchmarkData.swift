@@ -171,9 +171,27 @@ struct BenchmarkData {
 
     static func daemonConfig(directory: String, symbols: Int) throws {
         try generate(directory: directory, rows: symbols * 2, symbols: symbols, rulesPerSymbol: 3)
-        try FileManager.default.createDirectory(atPath: directory + "/rules.d", withIntermediateDirectories: true)
-        try FileManager.default.moveItem(atPath: directory + "/rules.toml", toPath: directory + "/rules.d/rules.toml")
+        try moveRulesIntoDirectory(directory)
         try Data(replayMainFile(interval: "5s").utf8).write(to: URL(fileURLWithPath: directory + "/pricewatch.toml"))
+    }
+
+    /// Splits the generated `rules.toml` into `rules.d/rules-NNNN.toml` files of at most
+    /// `rulesPerFile` rules: a configuration file may have at most 1 MiB, and 100,000 rules
+    /// take about 6 MB.
+    static func moveRulesIntoDirectory(_ directory: String, rulesPerFile: Int = 5000) throws {
+        let text = try String(contentsOfFile: directory + "/rules.toml", encoding: .utf8)
+        let rules = text.components(separatedBy: "\n[[rule]]\n").dropFirst()
+        try FileManager.default.createDirectory(atPath: directory + "/rules.d", withIntermediateDirectories: true)
+        var file = 0
+        var start = rules.startIndex
+        while start < rules.endIndex {
+            let end = min(start + rulesPerFile, rules.endIndex)
+            let body = rules[start..<end].map { "\n[[rule]]\n" + $0 }.joined()
+            try Data(body.utf8).write(to: URL(fileURLWithPath: directory + "/rules.d/rules-\(String(format: "%04d", file)).toml"))
+            file += 1
+            start = end
+        }
+        try FileManager.default.removeItem(atPath: directory + "/rules.toml")
     }
 
     /// A positive price with two decimals, as `String(format: "%.2f")` writes it (faster).

@@ -29,8 +29,7 @@ enum DaemonOverTimeBenchmark {
         try? FileManager.default.removeItem(atPath: directory)
         try BenchmarkData.generate(directory: directory, rows: symbols * polls, symbols: symbols, rulesPerSymbol: 5,
                                    stepSeconds: interval)
-        try FileManager.default.createDirectory(atPath: directory + "/rules.d", withIntermediateDirectories: true)
-        try FileManager.default.moveItem(atPath: directory + "/rules.toml", toPath: directory + "/rules.d/rules.toml")
+        try BenchmarkData.moveRulesIntoDirectory(directory)
         try Data(BenchmarkData.replayMainFile(interval: "\(interval)s").utf8).write(to: URL(fileURLWithPath: directory + "/pricewatch.toml"))
 
         let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: directory + "/pricewatch.toml", environment: [:],

@@ -18,8 +18,7 @@ enum StartupBenchmark {
             let configDirectory = "\(directory)/startup-\(count)"
             try? FileManager.default.removeItem(atPath: configDirectory)
             try BenchmarkData.generate(directory: configDirectory, rows: symbols, symbols: symbols, rulesPerSymbol: 10)
-            try FileManager.default.createDirectory(atPath: configDirectory + "/rules.d", withIntermediateDirectories: true)
-            try FileManager.default.moveItem(atPath: configDirectory + "/rules.toml", toPath: configDirectory + "/rules.d/rules.toml")
+            try BenchmarkData.moveRulesIntoDirectory(configDirectory)
             try Data(BenchmarkData.replayMainFile(interval: "60s").utf8).write(to: URL(fileURLWithPath: configDirectory + "/pricewatch.toml"))
             let result = try measure(executable: executable, directory: configDirectory, rules: symbols * 10, symbols: symbols)
             print(String(format: "%-8d %-10d %12.0f %12.0f %12.1f %22.2f", symbols * 10, symbols, result.start * 1000,
