@@ -141,8 +141,9 @@ public enum Daemon {
                                                markets: markets, history: candles,
                                                configuration: { await evaluator.currentConfiguration },
                                                wallClock: wallClock)
+            let silences = DaemonSilenceAdministration(configPath: configPath, wallClock: wallClock)
             httpServices = [.init(service: HTTPEndpoint(settings: httpSettings, source: source, live: liveQuotes, exporter: exporter,
-                                                        logger: logger))]
+                                                        silences: silences, logger: logger))]
         }
         let dispatch: any Service = httpSettings == nil ? DispatchService(dispatcher: dispatcher)
             : DeliveryLivenessService(DispatchService(dispatcher: dispatcher), liveness: liveness)

@@ -115,6 +115,9 @@ public struct CurlHTTPTransport: HTTPTransport {
         switch request.method {
         case .get:
             codes.append(handle.set(CURLOPT_HTTPGET, true))
+        case .delete:
+            codes.append(handle.set(CURLOPT_HTTPGET, true))
+            codes.append(handle.set(CURLOPT_CUSTOMREQUEST, "DELETE"))
         case .post, .put:
             codes.append(handle.set(CURLOPT_POST, true))
             codes.append(handle.set(offset: CURLOPT_POSTFIELDSIZE_LARGE, Int64(request.body.count)))

@@ -7,12 +7,13 @@ import struct PriceWatchCore.HTTPEndpointSettings
 import ServiceLifecycle
 
 /// The daemon's HTTP endpoint (Hummingbird): the dashboard at `/`, its live sections and
-/// server-sent events, `/metrics` (Prometheus text format) and `/healthz`. Read-only: every
+/// server-sent events, `/metrics` (Prometheus text format), `/healthz`, and `/api/silences`
+/// (``SilenceRoutes``, the only routes that change anything, always behind the token). Every
 /// other method is refused.
 ///
 /// Bounded against slow or hostile clients: ``HTTPEndpointSettings/maximumConnections``
 /// connections at once (more wait in the backlog), an idle read timeout (a request must
-/// arrive within ``idleTimeout``), no request body, small headers, at most
+/// arrive within ``idleTimeout``), no request body outside `/api/` (4 KiB there), small headers, at most
 /// ``LiveQuotes/maximumListeners`` event streams each ending after ``eventStreamLifetime``,
 /// and at most one state read and one metrics refresh per second however many requests ask
 /// (``SnapshotCache``). Requests are handled on a thread of their own at the lowest priority
@@ -27,17 +28,21 @@ public struct HTTPEndpoint: Service {
     let source: any DashboardSource
     let live: LiveQuotes
     let exporter: MetricsExporter
+    let silences: (any SilenceAdministration)?
     let logger: Logger
     let onListening: @Sendable (Int) async -> Void
 
-    /// - Parameter onListening: called with the bound port once the endpoint listens (tests
-    ///   bind port 0).
+    /// - Parameters:
+    ///   - silences: where `/api/silences` reads and writes; nil: those routes are not served.
+    ///   - onListening: called with the bound port once the endpoint listens (tests bind port 0).
     public init(settings: HTTPEndpointSettings, source: any DashboardSource, live: LiveQuotes, exporter: MetricsExporter,
-                logger: Logger, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
+                silences: (any SilenceAdministration)? = nil, logger: Logger,
+                onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
         self.settings = settings
         self.source = source
         self.live = live
         self.exporter = exporter
+        self.silences = silences
         self.logger = logger
         self.onListening = onListening
     }
@@ -83,9 +88,9 @@ public struct HTTPEndpoint: Service {
             if problems.isEmpty { return Self.text("ok\n") }
             return Self.text(problems.joined(separator: "\n") + "\n", status: .serviceUnavailable)
         }
-        // POST /api/silences (issue 15, item 4) belongs here, behind the token: the silences
-        // branch provides the use case; RequestLimitsMiddleware must then let that one POST
-        // (with a small body limit) through.
+        if let silences {
+            SilenceRoutes.add(to: router, silences: silences, tokenConfigured: settings.token != nil)
+        }
         let onListening = self.onListening
         let app = Application(
             router: router,

@@ -148,21 +148,6 @@ struct SilenceCommand: AsyncParsableCommand {
     }
 
     static func jsonLine(_ silence: Silence, now: Timestamp) -> String {
-        var json = JSONWriter()
-        json.string("id", silence.id)
-        switch silence.target {
-        case .rule(let rule):
-            json.string("rule", rule)
-            json.string("symbol", nil)
-        case .symbol(let symbol):
-            json.string("rule", nil)
-            json.string("symbol", symbol)
-        }
-        json.time("starts_at", silence.startsAt)
-        json.time("ends_at", silence.endsAt)
-        json.time("created_at", silence.createdAt)
-        json.string("comment", silence.comment)
-        // JSONWriter has no booleans: `active` is appended to the finished object.
-        return String(json.result.dropLast()) + ",\"active\":\(silence.isActive(at: now))}"
+        silence.json(now: now)
     }
 }

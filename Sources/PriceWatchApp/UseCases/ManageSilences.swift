@@ -2,7 +2,7 @@ import PriceWatchConfig
 import PriceWatchCore
 import PriceWatchStore
 
-/// `pricewatch silence add|list|expire` (and, at merge, `POST /api/silences`): the operator's
+/// `pricewatch silence add|list|expire` and `/api/silences`: the operator's
 /// silences in the state database. A running daemon sees a change at its next look at the
 /// outbox (within seconds), with no reload.
 public enum ManageSilences {
@@ -16,18 +16,17 @@ public enum ManageSilences {
         case silences([Silence])
     }
 
-    /// A new silence id: `s-` and 12 hexadecimal digits.
-    public static func newID() -> String {
-        let hex = String(UInt64.random(in: 0..<(1 << 48)), radix: 16)
-        return "s-" + String(repeating: "0", count: 12 - hex.count) + hex
-    }
-
     /// Adds a silence of `target` from `now` to `endsAt`. The state database must exist (the
     /// daemon creates it at its first start).
     public static func add(configPath: String, target: Silence.Target, endsAt: Timestamp, comment: String,
                            now: Timestamp, report: ([Diagnostic]) -> Void) async -> Outcome {
-        let silence = Silence(id: newID(), target: target, startsAt: now, endsAt: endsAt, comment: comment, createdAt: now)
-        return await withStore(configPath: configPath, report: report) { store in
+        let silence = Silence(id: Silence.newID(), target: target, startsAt: now, endsAt: endsAt, comment: comment, createdAt: now)
+        return await add(silence, configPath: configPath, report: report)
+    }
+
+    /// Stores `silence` as it is (its id must be new).
+    public static func add(_ silence: Silence, configPath: String, report: ([Diagnostic]) -> Void) async -> Outcome {
+        await withStore(configPath: configPath, report: report) { store in
             try await store.addSilence(silence)
             return [silence]
         }

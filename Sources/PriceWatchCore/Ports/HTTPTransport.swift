@@ -33,6 +33,7 @@ public struct HTTPRequest: Sendable, Hashable {
         case get = "GET"
         case post = "POST"
         case put = "PUT"
+        case delete = "DELETE"
     }
 
     public var method: Method

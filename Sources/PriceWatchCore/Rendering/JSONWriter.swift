@@ -33,6 +33,11 @@ public struct JSONWriter {
         string(name, value?.rfc3339)
     }
 
+    public mutating func boolean(_ name: String, _ value: Bool) {
+        key(name)
+        text += value ? "true" : "false"
+    }
+
     /// An array of objects, each a finished ``result`` of another writer.
     public mutating func objects(_ name: String, _ objects: [String]) {
         key(name)

@@ -32,6 +32,12 @@ public struct Silence: Sendable, Hashable, Codable {
         self.createdAt = createdAt
     }
 
+    /// A new id: `s-` and 12 random hexadecimal digits.
+    public static func newID() -> String {
+        let hex = String(UInt64.random(in: 0..<(1 << 48)), radix: 16)
+        return "s-" + String(repeating: "0", count: 12 - hex.count) + hex
+    }
+
     /// Whether the silence is in force at `time`.
     public func isActive(at time: Timestamp) -> Bool {
         startsAt <= time && time < endsAt

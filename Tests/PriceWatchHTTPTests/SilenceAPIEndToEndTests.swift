@@ -1,0 +1,107 @@
+import Foundation
+import PriceWatchCore
+import PriceWatchCurl
+import PriceWatchTestKit
+import Testing
+
+/// `/api/silences` of the running daemon on loopback: a silence posted with the token holds
+/// back its alerts at once (recorded as silenced), is listed by the command line and over
+/// HTTP, and is expired by `DELETE`; bad bodies, a missing token, other methods and large
+/// bodies are refused with messages that say what is wrong.
+@Suite(.serialized) struct SilenceAPIEndToEndTests {
+    struct Answer {
+        var status: Int
+        var text: String
+    }
+
+    @Test func aPostedSilenceHoldsBackAlertsAndIsListedAndExpired() async throws {
+        let token = "api-token-\(UUID().uuidString)"
+        let directory = try TemporaryDirectory()
+        // crosses 15: every row after the first crosses, one a poll (every second).
+        try ReplayDaemonFiles.write(in: directory, prices: (0..<120).map { $0 % 2 == 0 ? "10" : "20" })
+        let port = try DashboardDaemon.freePort()
+        let main = try String(contentsOfFile: directory.file("pricewatch.toml"), encoding: .utf8)
+        try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"127.0.0.1:\(port)\"\ntoken = { env = \"API_TOKEN\" }\n")
+        let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path,
+                                       environment: ["API_TOKEN": token])
+        let transport = CurlHTTPTransport()
+        func send(_ path: String, _ method: HTTPRequest.Method = .get, body: String = "", authorized: Bool = true) async -> Answer? {
+            let headers = authorized ? [HTTPHeader("Authorization", "Bearer \(token)"), HTTPHeader("Content-Type", "application/json")] : []
+            let request = HTTPRequest(method: method, url: "http://127.0.0.1:\(port)\(path)", headers: headers, body: Array(body.utf8),
+                                      timeout: .seconds(20))
+            guard let response = try? await transport.send(request) else { return nil }
+            return Answer(status: response.status, text: String(decoding: response.body, as: UTF8.self))
+        }
+        try await waitUntil("the endpoint to answer; standard error: \(daemon.errorLines.suffix(5))") {
+            if !daemon.isRunning { throw DashboardDaemon.DaemonExited(lines: daemon.errorLines.suffix(10)) }
+            return await send("/healthz") != nil
+        }
+
+        let anonymous = try #require(await send("/api/silences", .post, body: #"{"rule":"x-crosses-15","for":"1h"}"#, authorized: false))
+        #expect(anonymous.status == 401)
+
+        let created = try #require(await send("/api/silences", .post, body: #"{"rule":"x-crosses-15","for":"1h","comment":"deploy"}"#))
+        #expect(created.status == 201, "\(created.text)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(created.text.utf8)) as? [String: Any], "\(created.text)")
+        let id = try #require(object["id"] as? String, "\(created.text)")
+        #expect(object["rule"] as? String == "x-crosses-15")
+        #expect(object["active"] as? Bool == true)
+        #expect(object["comment"] as? String == "deploy")
+
+        // Effective at once, with no reload: alerts are recorded as silenced.
+        try await waitUntil("two silenced alerts in the alert log") {
+            let silenced = try CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--status", "silenced", "--format", "json"],
+                                                 in: directory.path)
+            return silenced.outputLines.filter { $0.contains("\"status\":\"silenced\"") }.count >= 2
+        }
+        let listed = try CommandRunner.run(["silence", "list", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        #expect(listed.status == 0 && listed.standardOutput.contains("\"id\":\"\(id)\""), "\(listed.standardOutput)")
+        let overHTTP = try #require(await send("/api/silences"))
+        #expect(overHTTP.status == 200 && overHTTP.text.contains("\"id\":\"\(id)\""), "\(overHTTP.text)")
+
+        let badBodies: [(String, String)] = [
+            (#"{"rule":5,"for":"1h"}"#, "rule: expected a string, found a number"),
+            (#"{"rule":"x-crosses-15","for":"soon"}"#, "for: "),
+            (#"{"rule":"x-crosses-15"}"#, #"expected "for""#),
+            (#"{"symbol":"X","rule":"x-crosses-15","for":"1h"}"#, "found both"),
+            (#"{"rule":"x-crosses-15","for":"1h","colour":"red"}"#, "unknown member \"colour\""),
+            (#"{"rule":"x-crosses-15","until":"2000-01-01T00:00:00Z"}"#, "until: "),
+            ("not json", "not JSON"),
+            ("[1]", "found an array"),
+        ]
+        for (body, message) in badBodies {
+            let answer = try #require(await send("/api/silences", .post, body: body))
+            #expect(answer.status == 400, "\(body): \(answer.text)")
+            let error = (try? JSONSerialization.jsonObject(with: Data(answer.text.utf8)) as? [String: Any])?["error"] as? String ?? ""
+            #expect(error.contains(message), "\(body) answered \(answer.text), expected it to say \(message)")
+        }
+        let put = try #require(await send("/api/silences", .put, body: "{}"))
+        #expect(put.status == 405)
+        let longComment = String(repeating: "a", count: 5000)
+        let large = try #require(await send("/api/silences", .post, body: "{\"rule\":\"x\",\"for\":\"1h\",\"comment\":\"\(longComment)\"}"))
+        #expect(large.status == 413)
+
+        let expired = try #require(await send("/api/silences/\(id)", .delete))
+        #expect(expired.status == 200 && expired.text.contains("\"active\":false"), "\(expired.text)")
+        let unknown = try #require(await send("/api/silences/s-000000000000", .delete))
+        #expect(unknown.status == 404, "\(unknown.text)")
+        let none = try #require(await send("/api/silences"))
+        #expect(none.text == "{\"silences\":[]}\n", "\(none.text)")
+
+        #expect(try await daemon.stop() == 0)
+        #expect(!(daemon.errorLines + daemon.outputLines).contains { $0.contains(token) }, "the token never appears in output")
+    }
+
+    @Test func withoutATokenConfiguredTheSilenceRoutesAreForbidden() async throws {
+        let demo = try DashboardDaemon()
+        try await demo.waitUntilListening()
+        let post = try #require(await demo.request("/api/silences", method: .post, body: Array(#"{"rule":"aapl-above-225.5","for":"1h"}"#.utf8)))
+        #expect(post.status == 403)
+        #expect(String(decoding: post.body, as: UTF8.self).contains("needs a bearer token"))
+        let list = try #require(await demo.request("/api/silences"))
+        #expect(list.status == 403)
+        // The read-only pages still follow the loopback rule.
+        #expect(await demo.request("/healthz")?.status == 200)
+        #expect(try await demo.daemon.stop() == 0)
+    }
+}
