@@ -102,6 +102,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 "PriceWatchHTTP",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                "PriceWatchCharts",
             ]
         ),
         // The executable: argument parsing only.

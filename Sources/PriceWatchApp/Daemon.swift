@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PriceWatchCharts
 import PriceWatchConfig
 import PriceWatchCore
 import PriceWatchHTTP
@@ -108,8 +109,13 @@ public enum Daemon {
         let candles = watchedStore.watching(store)
         let historyRetention = HistoryRetention(store: candles, configuration: { await evaluator.currentConfiguration },
                                                 wallClock: wallClock, logger: logger)
-        let scheduler = JobScheduler(jobs: [housekeeping.job, historyRetention.job], store: watchedStore, clock: clock,
-                                     wallClock: wallClock, logger: logger)
+        // Digests (docs/digests.md): one job per [[digest]]; their schedules are read here, at start.
+        let digests = DigestJobs(
+            builder: DigestBuilder(history: candles, alerts: watchedStore, marketHours: markets, renderer: CairoChartRenderer(),
+                                   logger: logger),
+            outbox: watchedStore, configuration: { await evaluator.currentConfiguration }, wallClock: wallClock, logger: logger)
+        let scheduler = JobScheduler(jobs: [housekeeping.job, historyRetention.job] + digests.jobs(for: setup.configuration.digests),
+                                     store: watchedStore, clock: clock, wallClock: wallClock, logger: logger)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloadRequests = AsyncStream<Void> { continuation in
             let task = Task {

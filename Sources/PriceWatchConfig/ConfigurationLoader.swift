@@ -77,6 +77,7 @@ public enum ConfigurationLoader {
                                               staleAfter: settings.staleAfter, failureWarningAfter: settings.failureWarningAfter)
                 configuration?.historyRetention = settings.historyRetention
                 configuration?.http = settings.http
+                configuration?.digests = settings.digests
             }
         }
         let diagnostics = (main.diagnostics + (ruleSet?.diagnostics ?? [])).sortedByLocation()
@@ -166,7 +167,7 @@ public enum ConfigurationLoader {
     }
 
     /// Warns about providers no rule uses (directly or as a fallback of a used provider) and
-    /// sinks no rule notifies.
+    /// sinks no rule or digest notifies.
     private static func warnUnused(rules: [Rule], settings: MainSettings, main: ConfigFile) {
         var used = Set(rules.compactMap(\.provider))
         var pending = Array(used)
@@ -179,7 +180,7 @@ public enum ConfigurationLoader {
             main.warning("providers.\(TOMLKeyPath.quotedIfNeeded(provider.name)): not used by any rule",
                          at: TOMLKeyPath(keys: "providers", provider.name))
         }
-        let notified = Set(rules.flatMap(\.notify))
+        let notified = Set(rules.flatMap(\.notify) + settings.digests.flatMap(\.notify))
         for sink in settings.sinks where !notified.contains(sink.name) {
             main.warning("sinks.\(TOMLKeyPath.quotedIfNeeded(sink.name)): not used by any rule",
                          at: TOMLKeyPath(keys: "sinks", sink.name))

@@ -13,7 +13,7 @@ struct MainFileReader {
 
     /// The keys of the main file's root table.
     static let keys = ["rules", "state", "interval", "retention", "stale_after", "failure_warning_after",
-                       "provider", "notify", "providers", "sinks", "history_retention", "http"]
+                       "provider", "notify", "providers", "sinks", "history_retention", "http", "digest"]
 
     private var secrets: SecretResolver { SecretResolver(baseDirectory: baseDirectory, environment: environment) }
 
@@ -62,6 +62,7 @@ struct MainFileReader {
                 if file.errorCount == errors { settings.defaultNotify = names }
             }
         }
+        settings.digests = readDigests(reader, settings: settings)
         return settings
     }
 

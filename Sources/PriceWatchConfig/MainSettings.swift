@@ -40,4 +40,6 @@ struct MainSettings {
     var defaultNotifyWritten = false
     /// `[http]`, when written and valid.
     var http: HTTPEndpointSettings?
+    /// The valid `[[digest]]` tables, in file order.
+    var digests: [DigestSettings] = []
 }

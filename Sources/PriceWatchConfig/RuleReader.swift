@@ -109,14 +109,19 @@ enum RuleReader {
         return session
     }
 
+    static let marketCodeExpected = "expected a market code such as \"XNYS\", \"XLON\" or \"24/7\" (2 to 12 letters, digits or '/')"
+
+    /// Whether `code` is written as a market code: letters and digits (and `/` for `24/5`, `24/7`).
+    static func isMarketCode(_ code: String) -> Bool {
+        (2...12).contains(code.utf8.count)
+            && code.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == UInt8(ascii: "/") }
+    }
+
     /// `market = "XNYS"`: a market code, letters and digits (and `/` for `24/5`, `24/7`).
     private static func readMarket(_ reader: TableReader) -> MarketIdentifier? {
         guard let code = reader.nonEmptyString("market", expected: "a market code") else { return nil }
-        let valid = (2...12).contains(code.utf8.count)
-            && code.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == UInt8(ascii: "/") }
-        guard valid else {
-            reader.error("expected a market code such as \"XNYS\", \"XLON\" or \"24/7\" (2 to 12 letters, digits or '/'), found \(Wording.quoted(code))",
-                         key: "market")
+        guard isMarketCode(code) else {
+            reader.error(marketCodeExpected + ", found \(Wording.quoted(code))", key: "market")
             return nil
         }
         return MarketIdentifier(code)

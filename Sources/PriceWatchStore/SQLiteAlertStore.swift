@@ -257,7 +257,8 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     /// transaction. A notification whose id is already stored adds nothing (a producer that
     /// queues again after a crash queues nothing twice). An alert of kind `alert` also enters
     /// the alert log.
-    public func enqueue(_ notification: OutgoingNotification, sinks: [String], now: Timestamp) async throws {
+    @discardableResult
+    public func enqueue(_ notification: OutgoingNotification, sinks: [String], now: Timestamp) async throws -> Bool {
         try await write("queuing notification \(notification.id)") { db in
             let inserted: Bool
             if notification.kind == .alert, let alert = notification.alert {
@@ -265,8 +266,9 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
             } else {
                 inserted = try NotificationTable.insert(notification, createdAt: now, in: db)
             }
-            guard inserted else { return }
+            guard inserted else { return false }
             try DeliveryTable.insertPending(notificationID: notification.id, sinks: sinks, now: now, in: db)
+            return true
         }
     }
 

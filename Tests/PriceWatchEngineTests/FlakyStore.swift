@@ -35,7 +35,7 @@ final class FlakyStore: DaemonStore {
         try await store.history(provider: provider, symbol: symbol, since: since)
     }
     func alerts(since: Timestamp?) async throws -> [AlertRecord] { try await store.alerts(since: since) }
-    func enqueue(_ notification: OutgoingNotification, sinks: [String], now: Timestamp) async throws {
+    func enqueue(_ notification: OutgoingNotification, sinks: [String], now: Timestamp) async throws -> Bool {
         try await store.enqueue(notification, sinks: sinks, now: now)
     }
     func pendingDeliveries(sink: String, dueBy: Timestamp, limit: Int) async throws -> [Delivery] {

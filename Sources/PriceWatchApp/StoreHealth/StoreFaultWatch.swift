@@ -88,7 +88,8 @@ public final class StoreFaultWatch: DaemonStore {
 
     // MARK: - OutboxStore
 
-    public func enqueue(_ notification: OutgoingNotification, sinks: [String], now: Timestamp) async throws {
+    @discardableResult
+    public func enqueue(_ notification: OutgoingNotification, sinks: [String], now: Timestamp) async throws -> Bool {
         try await watch { try await store.enqueue(notification, sinks: sinks, now: now) }
     }
 

@@ -28,6 +28,8 @@ public struct Configuration: Sendable, Hashable {
     public var historyRetention: RuleDuration = Configuration.defaultHistoryRetention
     /// The HTTP endpoint (`[http]`); nil: none (the default).
     public var http: HTTPEndpointSettings? = nil
+    /// The `[[digest]]` tables, in file order (docs/digests.md).
+    public var digests: [DigestSettings] = []
 
     /// `stale_after` when not given: 15 minutes.
     // A positive literal: this initialiser cannot fail.

@@ -38,6 +38,12 @@ public struct JSONWriter {
         text += value ? "true" : "false"
     }
 
+    /// An array of strings.
+    public mutating func strings(_ name: String, _ values: [String]) {
+        key(name)
+        text += "[" + values.map(Self.quoted).joined(separator: ",") + "]"
+    }
+
     /// An array of objects, each a finished ``result`` of another writer.
     public mutating func objects(_ name: String, _ objects: [String]) {
         key(name)

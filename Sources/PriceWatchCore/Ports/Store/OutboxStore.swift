@@ -4,9 +4,11 @@
 /// receiver is down never hides another sink's due deliveries behind its own.
 public protocol OutboxStore: Sendable {
     /// Queues a notification of any kind with one pending delivery per sink, due at `now`, in
-    /// one transaction; a notification whose id is already stored adds nothing. (Alerts fired
-    /// by rules are queued by ``RuleStateStore/commit(_:)``, with the state that fired them.)
-    func enqueue(_ notification: OutgoingNotification, sinks: [String], now: Timestamp) async throws
+    /// one transaction; a notification whose id is already stored adds nothing. Returns whether
+    /// it was added. (Alerts fired by rules are queued by ``RuleStateStore/commit(_:)``, with
+    /// the state that fired them.)
+    @discardableResult
+    func enqueue(_ notification: OutgoingNotification, sinks: [String], now: Timestamp) async throws -> Bool
 
     /// Deliveries to `sink` still pending whose next attempt is at or before `dueBy`, ordered
     /// by next attempt, then queue time, then queue order; at most `limit`.

@@ -1,0 +1,98 @@
+import PriceWatchCore
+import PriceWatchTOML
+
+/// Reads the main file's `[[digest]]` tables (`docs/digests.md`, "Configuration"): each a
+/// digest with a name, a schedule in a time zone, its sinks and what goes in.
+extension MainFileReader {
+    static let digestKeys = ["name", "schedule", "period", "notify", "top", "charts", "markets"]
+    /// The largest `top`: a digest is a summary, and chat services limit a message's size.
+    static let maximumDigestTop = 25
+
+    /// The valid digests, in file order. `settings` must already hold the sinks and the main
+    /// `notify` (a digest without `notify` goes where rules without one go).
+    func readDigests(_ root: TableReader, settings: MainSettings) -> [DigestSettings] {
+        guard let value = root["digest"] else { return [] }
+        guard case .array(let array) = value else {
+            root.error("expected an array of tables ([[digest]] with name and schedule), found \(value.kindDescription)", key: "digest")
+            return []
+        }
+        var digests: [DigestSettings] = []
+        var names: [String: TOMLKeyPath] = [:]
+        for (index, element) in array.elements.enumerated() {
+            let path = TOMLKeyPath(keys: "digest").appending(index: index)
+            guard case .table(let values) = element else {
+                file.error("digest #\(index + 1): expected a table, found \(element.kindDescription)", at: path)
+                continue
+            }
+            var label = "digest #\(index + 1)"
+            if case .string(let written)? = values["name"], !written.isEmpty { label = "digest '\(written)'" }
+            let reader = TableReader(file: file, path: path, values: values, subject: .rule(label))
+            reader.checkUnknownKeys(allowed: Self.digestKeys)
+            let errors = file.errorCount
+
+            let name = reader.nonEmptyString("name", expected: "a name such as \"weekly\"")
+            if !reader.has("name") { reader.missing("missing 'name' (a name such as \"weekly\")", keys: ["name"]) }
+            if let name {
+                if let first = names[name] {
+                    reader.error("duplicate digest name; first defined at \(file.location(of: first))", key: "name")
+                } else {
+                    names[name] = path.appending("name")
+                }
+            }
+
+            var schedule: CalendarSchedule?
+            if let text = reader.nonEmptyString("schedule", expected: "a schedule such as \"weekly mon 08:00 America/New_York\"") {
+                do {
+                    schedule = try CalendarSchedule(parsing: text)
+                } catch {
+                    reader.error("\(error.message) (column \(error.column) of \(Wording.quoted(text)))", key: "schedule")
+                }
+            } else if !reader.has("schedule") {
+                reader.missing("missing 'schedule' (\(CalendarSchedule.syntax))", keys: ["schedule"])
+            }
+
+            var period: DigestPeriod?
+            if let text = reader.nonEmptyString("period", expected: "\"day\", \"week\" or \"month\"") {
+                period = DigestPeriod(rawValue: text)
+                if period == nil { reader.error("expected \"day\", \"week\" or \"month\", found \(Wording.quoted(text))", key: "period") }
+            }
+
+            var notify: [String]?
+            if reader.has("notify") {
+                if let written = reader.nameList("notify", kind: "sink") {
+                    let before = file.errorCount
+                    if settings.sinksReadable {
+                        reader.checkDeclared(written, key: "notify", kind: "sink", declared: settings.sinkNames)
+                    }
+                    if file.errorCount == before { notify = written }
+                }
+            } else {
+                notify = settings.defaultNotify ?? settings.sinkNames
+            }
+
+            var top = DigestSettings.defaultTopCount
+            if let written = reader.positiveInteger("top") {
+                if written > Self.maximumDigestTop {
+                    reader.error("expected at most \(Self.maximumDigestTop), found \(written)", key: "top")
+                } else {
+                    top = written
+                }
+            }
+            let charts = reader.bool("charts") ?? true
+            var markets: [MarketIdentifier] = []
+            if let codes = reader.stringArray("markets", expected: "an array of market codes such as [\"XNYS\", \"24/7\"]") {
+                for (offset, code) in codes.enumerated() where !RuleReader.isMarketCode(code) {
+                    reader.error(RuleReader.marketCodeExpected + ", found \(Wording.quoted(code))", key: "markets",
+                                 at: path.appending("markets").appending(index: offset))
+                }
+                markets = codes.map { MarketIdentifier($0) }
+            }
+
+            guard file.errorCount == errors, let name, let schedule, let notify, !notify.isEmpty else { continue }
+            let defaultPeriod: DigestPeriod = if case .weekly = schedule.cadence { .week } else { .day }
+            digests.append(DigestSettings(name: name, schedule: schedule, period: period ?? defaultPeriod, notify: notify,
+                                          topCount: top, charts: charts, markets: markets))
+        }
+        return digests
+    }
+}

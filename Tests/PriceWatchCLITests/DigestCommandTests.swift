@@ -1,0 +1,114 @@
+import Foundation
+import PriceWatchCore
+import PriceWatchStore
+import PriceWatchTestKit
+import Testing
+
+/// `pricewatch digest` end to end: a state database holding the real AAPL session of
+/// 2024-10-02 and one alert, as the daemon would have stored them; the preview in text (a
+/// golden file), JSON and HTML (with its chart), `--send` queuing one digest per due time, and
+/// the running daemon delivering it.
+@Suite(.serialized) struct DigestCommandTests {
+    let directory: TemporaryDirectory
+    /// 2024-10-02 18:00 in New York.
+    static let due = "2024-10-02T22:00:00Z"
+
+    init() async throws {
+        directory = try TemporaryDirectory()
+        try directory.write("rules.d/digest.toml", """
+            [[rule]]
+            id = "aapl-above-226.5"
+            symbol = "AAPL"
+            above = 226.5
+
+            [[rule]]
+            id = "msft-below-400"
+            symbol = "MSFT"
+            below = 400
+            """)
+        try directory.write("pricewatch.toml", """
+            state = "state/pricewatch.db"
+            interval = "1s"
+            [providers.replay]
+            type = "replay"
+            file = "none.csv"
+            [sinks.console]
+            type = "stdout"
+
+            [[digest]]
+            name = "evening"
+            schedule = "daily 18:00 America/New_York"
+            top = 3
+            """)
+        try directory.write("none.csv", "symbol,time,price\n")
+        let text = try String(contentsOfFile: RepositoryFiles.path("demo/data/aapl-1m-2024-10-02.csv"), encoding: .utf8)
+        let quotes = try text.split(whereSeparator: \.isNewline).dropFirst().map { line in
+            let fields = line.split(separator: ",").map(String.init)
+            return Quote(symbol: "AAPL", price: try #require(ExactDecimal(fields[2])), time: try #require(Timestamp(parsing: fields[1])),
+                         previousClose: ExactDecimal(fields[3]), currency: fields[4])
+        }
+        let alert = Alert(id: "00000000-0000-0000-0000-000000000001", rule: "aapl-above-226.5", symbol: "AAPL", provider: "replay",
+                          condition: "above 226.5", price: try #require(ExactDecimal("226.6")), currency: "USD",
+                          time: try #require(Timestamp(parsing: "2024-10-02T15:00:00Z")), base: nil, change: nil, direction: nil,
+                          message: "AAPL 226.60 USD: above 226.5 (rule aapl-above-226.5)")
+        let store = try SQLiteAlertStore.open(path: directory.file("state/pricewatch.db"))
+        try await store.commit(StoreCommit(provider: "replay", quotes: quotes,
+                                           alerts: [PendingAlert(alert: alert, sinks: ["console"])], now: Timestamp(seconds: 1_727_900_000)))
+        try await store.recordQuotes(quotes)
+        try store.close()
+    }
+
+    func digest(_ arguments: String...) throws -> CommandRunner.Result {
+        try CommandRunner.run(["digest", "--config", directory.file("pricewatch.toml")] + arguments, in: directory.path)
+    }
+
+    @Test func thePreviewMatchesTheGoldenFileAndItsJSONAndHTML() throws {
+        let text = try digest("evening", "--due", Self.due)
+        #expect(text.status == 0, "\(text.standardError)")
+        let path = RepositoryFiles.path("Tests/Fixtures/digest/preview-evening-2024-10-02.txt")
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try text.standardOutput.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        #expect(text.standardOutput == (try String(contentsOfFile: path, encoding: .utf8)))
+
+        let json = try digest("evening", "--due", Self.due, "--format", "json")
+        #expect(json.status == 0, "\(json.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(object["name"] as? String == "evening")
+        #expect(object["window_start"] as? String == "2024-10-01T22:00:00Z" && object["window_end"] as? String == Self.due)
+        let gainers = try #require(object["gainers"] as? [[String: Any]])
+        #expect(gainers.first?["symbol"] as? String == "AAPL", "AAPL rose over the session: \(gainers)")
+        #expect((gainers.first?["change_percent"] as? NSNumber)?.doubleValue == 0.49180328, "from the first open 225.7 to the last close 226.81")
+        #expect(object["losers"] as? [Any] != nil && (object["losers"] as? [Any])?.isEmpty == true)
+        #expect(object["without_data"] as? [String] == ["MSFT"])
+        let alerts = try #require(object["alerts"] as? [[String: Any]])
+        #expect(alerts.count == 1 && alerts.first?["rule"] as? String == "aapl-above-226.5")
+        #expect(object["charts"] as? [String] == ["chart-AAPL.png"])
+
+        let html = try digest("evening", "--due", Self.due, "--format", "html")
+        #expect(html.standardOutput.hasPrefix("<!DOCTYPE html>") && html.standardOutput.contains("src=\"cid:chart-AAPL.png@pricewatch\""))
+        #expect(!html.standardOutput.contains("<script"))
+    }
+
+    @Test func sendQueuesOneDigestPerDueTimeAndTheDaemonDeliversIt() async throws {
+        let first = try digest("evening", "--due", Self.due, "--send")
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(first.standardOutput.hasPrefix("queued digest evening due \(Self.due) for console ("), "\(first.standardOutput)")
+        let again = try digest("evening", "--due", Self.due, "--send")
+        #expect(again.status == 0)
+        #expect(again.standardOutput.contains("was already queued"), "\(again.standardOutput)")
+
+        let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
+        try await daemon.waitForOutput("the digest on standard output") { lines in
+            lines.contains { $0.contains("pricewatch day digest evening: 2024-10-01 18:00 to 2024-10-02 18:00") }
+        }
+        #expect(try await daemon.stop() == 0)
+        #expect(daemon.outputLines.filter { $0.contains("pricewatch day digest evening") }.count == 1, "delivered once")
+    }
+
+    @Test func anUnknownDigestNamesTheKnownOnes() throws {
+        let result = try digest("weekly")
+        #expect(result.status == 1)
+        #expect(result.standardError == "error: no digest named 'weekly'; digests: evening\n")
+    }
+}
