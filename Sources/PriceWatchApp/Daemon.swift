@@ -87,6 +87,7 @@ public enum Daemon {
             return 1
         }
         let sinkRegistry = SinkRegistry(setup.sinks, configuration: setup.configuration.sinks)
+        sinkRegistry.setUrgentRules(Set(setup.configuration.rules.filter(\.urgent).map(\.id)))
         let dispatcher = DeliveryDispatcher(store: watchedStore, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
                                             wallClock: wallClock, logger: logger,
                                             // The SQLite store itself: `DaemonStore` (the fault watch) has no silences role.

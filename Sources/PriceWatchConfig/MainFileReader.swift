@@ -1,3 +1,4 @@
+import Foundation
 import PriceWatchCore
 import PriceWatchTOML
 
@@ -162,13 +163,43 @@ struct MainFileReader {
                 }
                 concurrency = written
             }
+            let quietHours = readQuietHours(reader)
             guard let schema else { continue }
             let fields = decode(schema, reader)
             if file.errorCount == errors {
-                settings.sinks.append(SinkConfiguration(name: name, type: schema.type, format: fields.string("format"),
-                                                    options: fields, maxAge: maxAge, groupWait: groupWait,
-                                                    concurrency: concurrency))
+                var sink = SinkConfiguration(name: name, type: schema.type, format: fields.string("format"),
+                                             options: fields, maxAge: maxAge, groupWait: groupWait,
+                                             concurrency: concurrency)
+                sink.quietHours = quietHours
+                settings.sinks.append(sink)
             }
+        }
+    }
+
+    /// `quiet = "22:00-07:00"` and `quiet_timezone = "Europe/Berlin"` (UTC when not given:
+    /// the daemon never depends on the host's zone).
+    private func readQuietHours(_ reader: TableReader) -> QuietHours? {
+        let zoneName = reader.nonEmptyString("quiet_timezone", expected: "an IANA time zone such as \"Europe/Berlin\"")
+        var zone = CalendarSchedule.utc
+        if let zoneName {
+            if let found = TimeZone(identifier: zoneName) {
+                zone = found
+            } else {
+                reader.error("unknown time zone \(Wording.quoted(zoneName)) (expected an IANA name from the system's tzdata, "
+                             + "such as Europe/Berlin or America/New_York)", key: "quiet_timezone")
+            }
+        }
+        guard let text = reader.nonEmptyString("quiet", expected: "quiet hours such as \"22:00-07:00\"") else {
+            if zoneName != nil, !reader.has("quiet") {
+                reader.error("'quiet_timezone' without 'quiet': add quiet = \"22:00-07:00\" or remove it", key: "quiet_timezone")
+            }
+            return nil
+        }
+        do {
+            return try QuietHours(parsing: text, timeZone: zone)
+        } catch {
+            reader.error(error.description, key: "quiet")
+            return nil
         }
     }
 

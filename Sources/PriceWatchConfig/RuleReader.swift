@@ -6,7 +6,7 @@ import PriceWatchTOML
 enum RuleReader {
     /// The keys of a `[[rule]]` table.
     static let keys = ["id", "symbol", "symbols", "provider"] + Condition.keys
-        + ["from", "rearm", "cooldown", "once", "expires", "enabled", "notify", "message", "market", "session"]
+        + ["from", "rearm", "cooldown", "once", "expires", "enabled", "notify", "message", "market", "session", "urgent"]
 
     /// The rules of `file`, in file order; none when the file could not be parsed.
     static func read(_ file: ConfigFile) -> [RuleDraft] {
@@ -87,6 +87,7 @@ enum RuleReader {
 
         let market = readMarket(reader)
         let session = readSession(reader)
+        let urgent = reader.bool("urgent")
 
         var rule: Rule?
         if file.errorCount == errors, let id, let symbols, let condition {
@@ -94,6 +95,7 @@ enum RuleReader {
                         baseline: baseline ?? .previousClose, rearm: rearm ?? .zero, cooldown: cooldown,
                         once: once ?? false, expires: expires, enabled: enabled ?? true, notify: notify ?? [],
                         message: message, market: market, session: session ?? .always)
+            rule?.urgent = urgent ?? false
         }
         let writtenID: String? = if case .string(let text)? = values["id"], !text.isEmpty { text } else { nil }
         return RuleDraft(reader: reader, id: writtenID, provider: provider, notify: notify, rule: rule)

@@ -4,8 +4,9 @@ enum SinkTypes {
     /// Keys every sink accepts, whatever its type: `type`, and the delivery settings
     /// `max_age` (give up retrying after this long, default 24h), `group_wait` (send alerts
     /// queued within this long of the first as one message; default: no grouping) and
-    /// `concurrency` (deliveries in flight at once, default 4).
-    static let commonKeys = ["type", "max_age", "group_wait", "concurrency"]
+    /// `concurrency` (deliveries in flight at once, default 4), and `quiet` with
+    /// `quiet_timezone` (quiet hours: a daily window during which its notifications are held).
+    static let commonKeys = ["type", "max_age", "group_wait", "concurrency", "quiet", "quiet_timezone"]
 
     /// The most deliveries a sink may have in flight (`concurrency`).
     static let maximumConcurrency = 64

@@ -116,6 +116,9 @@ public struct SinkConfiguration: Sendable, Hashable {
     public var groupWait: RuleDuration?
     /// `concurrency`: how many deliveries (or groups) to this sink may be in flight at once.
     public var concurrency: Int
+    /// `quiet` (with `quiet_timezone`): the daily window during which its notifications are
+    /// held, to go out together when it ends; nil: none.
+    public var quietHours: QuietHours? = nil
 
     /// 24 hours.
     public static let defaultMaxAge = RuleDuration(seconds: 86_400)!

@@ -38,13 +38,25 @@ public struct QuietHours: Sendable, Hashable, CustomStringConvertible {
         self.timeZone = timeZone
     }
 
+    /// What a held delivery's last error says: `held for quiet hours until 2024-10-03T05:00:00Z`.
+    public static func heldMessage(until: Timestamp) -> String {
+        "held for quiet hours until \(until.rfc3339)"
+    }
+
+    /// Whether a delivery due at `nextAttempt` was held by these quiet hours: its next attempt
+    /// is exactly the end of a quiet period (the instant before it lies in that period).
+    public func isRelease(_ nextAttempt: Timestamp) -> Bool {
+        release(at: Timestamp(milliseconds: nextAttempt.milliseconds - 1)) == nextAttempt
+    }
+
     /// `22:00-07:00 Europe/Berlin`.
     public var description: String {
         func clock(_ minutes: Int) -> String {
             let hour = minutes / 60, minute = minutes % 60
             return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
         }
-        return "\(clock(startMinute))-\(clock(endMinute)) \(timeZone.identifier)"
+        // Foundation names UTC "GMT"; the window says what the operator writes.
+        return "\(clock(startMinute))-\(clock(endMinute)) \(timeZone.identifier == "GMT" ? "UTC" : timeZone.identifier)"
     }
 
     /// When the quiet period that `instant` falls in ends; nil when `instant` is not in quiet

@@ -24,6 +24,8 @@ public struct Rule: Sendable, Hashable {
     public var market: MarketIdentifier?
     /// `session`: which quotes the rule evaluates. Not part of the fingerprint.
     public var session: RuleSession
+    /// `urgent`: its alerts go out during a sink's quiet hours too. Not part of the fingerprint.
+    public var urgent: Bool = false
 
     public init(id: String, symbols: [String], provider: String? = nil, condition: Condition,
                 baseline: Baseline = .previousClose, rearm: ExactDecimal = .zero, cooldown: RuleDuration? = nil,

@@ -13,6 +13,10 @@ import PriceWatchCore
 ///   its outcome is recorded for every alert of it, in one transaction.
 /// - Retries, backoff and dead letters follow the ``RetrySchedule``, once, for every sink; a
 ///   sink's `max_age` replaces the schedule's maximum age.
+/// - Quiet hours (a sink's `quiet`): what falls due during them is held, still pending, until
+///   they end, with no attempt counted (alerts of `urgent` rules and test messages excepted);
+///   at the end the held alerts go out as one group, and their age for `max_age` counts from
+///   then. The hold is the outbox row itself, so a restart loses nothing.
 /// - ``stop()`` stops taking new deliveries at once; those in flight get a bounded grace.
 public actor DeliveryDispatcher<C: Clock<Duration>> {
     private let store: any OutboxStore
@@ -161,11 +165,24 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
             }
             due = await withoutSilenced(due, now: now, silences: &passSilences)
             // Deliveries may have started or finished during the read: recount after it.
-            let startable = due.filter { delivery in
+            var startable = due.filter { delivery in
                 let key = DeliveryKey(notificationID: delivery.notification.id, sink: delivery.sink)
                 return !inFlight.contains(key) && finishedDuringRead?.contains(key) != true
             }
+            var released: [[Delivery]] = []
+            if let quiet = settings.quietHours {
+                startable = await withoutHeld(startable, sink: sink, quiet: quiet, now: now)
+                (startable, released) = QuietRelease.split(startable, quiet: quiet, maximumGroupSize: planner.maximumGroupSize)
+            }
             guard !stopping else { break }
+            for batch in released where batchesInFlight[sink, default: 0] < limit {
+                let keys = batch.map { DeliveryKey(notificationID: $0.notification.id, sink: $0.sink) }
+                inFlight.formUnion(keys)
+                batchesInFlight[sink, default: 0] += 1
+                pass.started += 1
+                logger.info("quiet hours over: \(batch.count) held alerts go out together", metadata: ["sink": "\(sink)"])
+                group.addTask { await self.attempt(batch, sink: sink, keys: keys) }
+            }
             let plan = planner.plan(startable, now: now, freeSlots: limit - batchesInFlight[sink, default: 0])
             if let wakeAt = plan.wakeAt { pass.wake(at: wakeAt) }
             if plan.waiting > 0 || (startable.isEmpty && !due.isEmpty) { pass.blocked += 1 }
@@ -196,8 +213,14 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
             metadata["kind"] = "\(first.notification.kind)"
         }
         if batch.count > 1 { metadata["group_size"] = "\(batch.count)" }
-        // A group shares one history: its oldest queue time and its most attempts decide.
-        let createdAt = batch.map(\.createdAt).min() ?? first.createdAt
+        // A group shares one history: its oldest queue time and its most attempts decide. Time
+        // held for quiet hours does not count towards `max_age`: a held delivery ages from its
+        // release.
+        let quiet = sinks.settings(named: name).quietHours
+        let createdAt = batch.map { delivery in
+            guard let quiet, let next = delivery.nextAttemptAt, quiet.isRelease(next) else { return delivery.createdAt }
+            return max(delivery.createdAt, next)
+        }.min() ?? first.createdAt
         let attempt = (batch.map(\.attempts).max() ?? 0) + 1
         let failure: SinkError?
         if let sink = sinks.sink(named: name) {
@@ -231,6 +254,8 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
             logger.warning("delivery failed, retrying at \(at): \(error)", metadata: metadata)
         case .silenced(let silence):
             logger.info("delivery silenced by \(silence)", metadata: metadata)
+        case .held(let until):
+            logger.info("delivery held for quiet hours until \(until.rfc3339)", metadata: metadata)
         case .dead(let error):
             logger.error("delivery dead-lettered: \(error)",
                          metadata: metadata.merging([OperatorEvent.metadataKey: OperatorEvent.deliveryDeadLettered.metadataValue]) { $1 })
@@ -271,6 +296,34 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         } catch {
             // Not recorded: they stay pending and are looked at again on the next pass.
             logger.error("could not record silenced deliveries: \(error)")
+        }
+        return deliverable
+    }
+
+    /// `due` without what quiet hours hold now; those are recorded as held until the quiet
+    /// period ends (still pending, no attempt counted). Alerts of urgent rules and test
+    /// messages are never held.
+    private func withoutHeld(_ due: [Delivery], sink: String, quiet: QuietHours, now: Timestamp) async -> [Delivery] {
+        guard let release = quiet.release(at: now), !due.isEmpty else { return due }
+        var deliverable: [Delivery] = []
+        var outcomes: [DeliveryOutcome] = []
+        for delivery in due {
+            if delivery.notification.kind == .test
+                || delivery.notification.alert.map({ sinks.isUrgent(rule: $0.rule) }) == true {
+                deliverable.append(delivery)
+                continue
+            }
+            outcomes.append(DeliveryOutcome(notificationID: delivery.notification.id, sink: delivery.sink, at: now,
+                                            result: .held(until: release)))
+        }
+        guard !outcomes.isEmpty else { return due }
+        do {
+            try await store.recordAttempts(outcomes)
+            logger.info("\(outcomes.count) deliveries held for quiet hours (\(quiet)) until \(release.rfc3339)",
+                        metadata: ["sink": "\(sink)"])
+        } catch {
+            // Not recorded: they stay due and are held on the next pass.
+            logger.error("could not hold deliveries for quiet hours: \(error)", metadata: ["sink": "\(sink)"])
         }
         return deliverable
     }

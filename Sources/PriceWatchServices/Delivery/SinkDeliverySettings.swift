@@ -1,7 +1,7 @@
 import PriceWatchCore
 
-/// How the dispatcher delivers to one sink: the `max_age`, `group_wait` and `concurrency` of
-/// its `[sinks.NAME]` table. A nil value means the dispatcher's own default.
+/// How the dispatcher delivers to one sink: the `max_age`, `group_wait`, `concurrency` and
+/// `quiet` of its `[sinks.NAME]` table. A nil value means the dispatcher's own default.
 public struct SinkDeliverySettings: Sendable, Hashable {
     /// Give up retrying this many milliseconds after an alert was queued.
     public var maximumAge: Int64?
@@ -9,17 +9,20 @@ public struct SinkDeliverySettings: Sendable, Hashable {
     public var groupWait: Int64?
     /// Deliveries (or groups) in flight at once.
     public var concurrency: Int?
+    /// Hold notifications during these hours; nil: never.
+    public var quietHours: QuietHours?
 
-    public init(maximumAge: Int64? = nil, groupWait: Int64? = nil, concurrency: Int? = nil) {
+    public init(maximumAge: Int64? = nil, groupWait: Int64? = nil, concurrency: Int? = nil, quietHours: QuietHours? = nil) {
         self.maximumAge = maximumAge
         self.groupWait = groupWait
         self.concurrency = concurrency
+        self.quietHours = quietHours
     }
 
     /// The settings a `[sinks.NAME]` table configures.
     public init(_ configuration: SinkConfiguration) {
         self.init(maximumAge: configuration.maxAge.seconds * 1000,
                   groupWait: configuration.groupWait.map { $0.seconds * 1000 },
-                  concurrency: configuration.concurrency)
+                  concurrency: configuration.concurrency, quietHours: configuration.quietHours)
     }
 }

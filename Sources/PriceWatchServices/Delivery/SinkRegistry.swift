@@ -8,6 +8,7 @@ public final class SinkRegistry: Sendable {
     private struct Entries {
         var sinks: [String: any NotificationSink]
         var settings: [String: SinkDeliverySettings]
+        var urgentRules: Set<String> = []
     }
 
     private let entries: Mutex<Entries>
@@ -25,7 +26,20 @@ public final class SinkRegistry: Sendable {
     /// Switches to new sinks; sinks absent from `configuration` get the dispatcher's defaults.
     public func replace(with sinks: [String: any NotificationSink], configuration: [SinkConfiguration] = []) {
         let settings = Self.settings(configuration)
-        entries.withLock { $0 = Entries(sinks: sinks, settings: settings) }
+        entries.withLock {
+            $0.sinks = sinks
+            $0.settings = settings
+        }
+    }
+
+    /// Marks the rules whose alerts bypass quiet hours (`urgent = true`); replaced as a whole.
+    public func setUrgentRules(_ rules: Set<String>) {
+        entries.withLock { $0.urgentRules = rules }
+    }
+
+    /// Whether alerts of `rule` bypass quiet hours.
+    public func isUrgent(rule: String) -> Bool {
+        entries.withLock { $0.urgentRules.contains(rule) }
     }
 
     public func sink(named name: String) -> (any NotificationSink)? {

@@ -134,6 +134,11 @@ enum DeliveryTable {
                 UPDATE delivery SET status = 'silenced', next_attempt_at = NULL, last_error = :error
                 \(match)
                 """, arguments: key + ["error": "silenced by \(silence)"])
+        case .held(let until):
+            try db.execute(sql: """
+                UPDATE delivery SET next_attempt_at = :next, last_error = :error
+                \(match)
+                """, arguments: key + ["next": until.milliseconds, "error": QuietHours.heldMessage(until: until)])
         }
         guard db.changesCount == 0 else { return }
         let exists = try Bool.fetchOne(

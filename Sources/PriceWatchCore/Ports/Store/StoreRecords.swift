@@ -111,6 +111,9 @@ public struct DeliveryOutcome: Sendable, Hashable {
         case dead(error: String)
         /// Not attempted: the silence with this id covers the alert. Final, like delivered.
         case silenced(by: String)
+        /// Not attempted: the sink is in its quiet hours, which end at that time. Still
+        /// pending, due then; no attempt is counted.
+        case held(until: Timestamp)
     }
 
     /// The delivered notification's id (an alert's id for an alert).
