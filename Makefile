@@ -57,6 +57,7 @@ install-unit:
 		systemd/pricewatch.service > "$(DESTDIR)$(UNITDIR)/pricewatch.service.tmp"
 	chmod 0644 "$(DESTDIR)$(UNITDIR)/pricewatch.service.tmp"
 	mv -f "$(DESTDIR)$(UNITDIR)/pricewatch.service.tmp" "$(DESTDIR)$(UNITDIR)/pricewatch.service"
+	$(INSTALL) -m 0644 systemd/pricewatch-http.socket "$(DESTDIR)$(UNITDIR)/pricewatch-http.socket"
 
 # The example configuration goes in only where there is none yet (no pricewatch.toml): an
 # existing configuration is never changed, not even by adding example rule files to its

@@ -59,6 +59,18 @@ public enum Daemon {
         // The HTTP endpoint (`[http]`, off by default) and the metrics it exports; read once at
         // start: a change of `[http]` takes effect at the next start.
         let httpSettings = setup.configuration.http
+        // Socket activation (docs/http.md): a listening socket from pricewatch-http.socket is
+        // served instead of binding `listen`; beyond loopback it needs the token like `listen`.
+        let inheritedSocket = SocketActivation.takeSocket(named: "http")
+        if let inheritedSocket {
+            if httpSettings == nil {
+                logger.warning("systemd passed a listening socket but the configuration has no [http] table; the socket is not served")
+            } else if httpSettings?.token == nil, !SocketActivation.isLoopback(inheritedSocket) {
+                logger.critical("the socket passed by systemd is not on a loopback address, so [http] needs a token; not starting",
+                                metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationRejected.metadataValue])
+                return configurationErrorStatus
+            }
+        }
         let exporter = httpSettings.map { _ in MetricsExporter() }
         let metrics = exporter.map { DaemonMetrics(factory: $0.factory) }
         if let metrics { setup = measured(setup, metrics: metrics) }
@@ -150,7 +162,7 @@ public enum Daemon {
                                                wallClock: wallClock)
             let silences = DaemonSilenceAdministration(configPath: configPath, wallClock: wallClock)
             httpServices = [.init(service: HTTPEndpoint(settings: httpSettings, source: source, live: liveQuotes, exporter: exporter,
-                                                        silences: silences, logger: logger))]
+                                                        silences: silences, inheritedSocket: inheritedSocket, logger: logger))]
         }
         let dispatch: any Service = httpSettings == nil ? DispatchService(dispatcher: dispatcher)
             : DeliveryLivenessService(DispatchService(dispatcher: dispatcher), liveness: liveness)

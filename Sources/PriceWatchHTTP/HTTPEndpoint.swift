@@ -29,20 +29,26 @@ public struct HTTPEndpoint: Service {
     let live: LiveQuotes
     let exporter: MetricsExporter
     let silences: (any SilenceAdministration)?
+    /// A listening socket passed by the service manager (socket activation); nil: bind
+    /// `settings`' address.
+    let inheritedSocket: Int32?
     let logger: Logger
     let onListening: @Sendable (Int) async -> Void
 
     /// - Parameters:
     ///   - silences: where `/api/silences` reads and writes; nil: those routes are not served.
+    ///   - inheritedSocket: a listening socket from the service manager to serve on instead of
+    ///     binding `settings`' address.
     ///   - onListening: called with the bound port once the endpoint listens (tests bind port 0).
     public init(settings: HTTPEndpointSettings, source: any DashboardSource, live: LiveQuotes, exporter: MetricsExporter,
-                silences: (any SilenceAdministration)? = nil, logger: Logger,
+                silences: (any SilenceAdministration)? = nil, inheritedSocket: Int32? = nil, logger: Logger,
                 onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
         self.settings = settings
         self.source = source
         self.live = live
         self.exporter = exporter
         self.silences = silences
+        self.inheritedSocket = inheritedSocket
         self.logger = logger
         self.onListening = onListening
     }
@@ -92,12 +98,32 @@ public struct HTTPEndpoint: Service {
             SilenceRoutes.add(to: router, silences: silences, tokenConfigured: settings.token != nil)
         }
         let onListening = self.onListening
+        let http1 = HTTP1Channel.Configuration(idleTimeout: Self.idleTimeout,
+                                               httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024,
+                                                                               maxHeaderListSize: 32 * 1024,
+                                                                               maxHeaderFieldCount: 64))
+        // Open event streams would hold the server's graceful shutdown for their lifetime: they
+        // end as soon as shutdown begins (browsers reconnect to the next daemon by themselves).
+        defer {
+            live.finishListeners()
+            eventLoops.shutdownGracefully { _ in }
+        }
+        if let descriptor = inheritedSocket {
+            let server = InheritedSocketServer(descriptor: descriptor, maximumConnections: settings.maximumConnections, router: router,
+                                               configuration: http1, eventLoops: eventLoops, logger: logger)
+            logger.notice("HTTP endpoint listening on the socket passed by the service manager (descriptor \(descriptor))\(settings.token == nil ? "" : " (bearer token required)")")
+            try await withTaskExecutorPreference(executor) {
+                try await withGracefulShutdownHandler {
+                    try await server.run(onListening: onListening)
+                } onGracefulShutdown: {
+                    live.finishListeners()
+                }
+            }
+            return
+        }
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: Self.idleTimeout,
-                                                httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024,
-                                                                                maxHeaderListSize: 32 * 1024,
-                                                                                maxHeaderFieldCount: 64))),
+            server: .http1(configuration: http1),
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil, backlog: 256,
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maximumConnections)),
@@ -105,12 +131,6 @@ public struct HTTPEndpoint: Service {
             eventLoopGroupProvider: .shared(eventLoops),
             logger: logger)
         logger.notice("HTTP endpoint listening on \(settings.host):\(settings.port)\(settings.token == nil ? "" : " (bearer token required)")")
-        // Open event streams would hold the server's graceful shutdown for their lifetime: they
-        // end as soon as shutdown begins (browsers reconnect to the next daemon by themselves).
-        defer {
-            live.finishListeners()
-            eventLoops.shutdownGracefully { _ in }
-        }
         // Every request is handled in a child task of this one, so on the low-priority thread.
         try await withTaskExecutorPreference(executor) {
             try await withGracefulShutdownHandler {

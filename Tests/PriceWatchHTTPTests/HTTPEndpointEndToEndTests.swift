@@ -1,5 +1,6 @@
 import Foundation
 import PriceWatchCore
+import PriceWatchCurl
 import PriceWatchTestKit
 import Testing
 
@@ -102,6 +103,27 @@ import Testing
         #expect(right.status == 200)
         #expect(try await demo.daemon.stop() == 0)
         #expect(!(demo.daemon.errorLines + demo.daemon.outputLines).contains { $0.contains(token) }, "the token never appears in output")
+    }
+
+    /// Socket activation: the daemon serves the listening socket `systemd-socket-activate`
+    /// passes (as `pricewatch-http.socket` does), not the `listen` address.
+    @Test func aSocketPassedBySystemdIsServed() async throws {
+        let directory = try TemporaryDirectory()
+        try ReplayDaemonFiles.write(in: directory, prices: ["10", "20"])
+        let port = try DashboardDaemon.freePort()
+        let main = try String(contentsOfFile: directory.file("pricewatch.toml"), encoding: .utf8)
+        try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"127.0.0.1:1\"\n")
+        let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path,
+                                       launcher: ("/usr/bin/systemd-socket-activate", ["-l", "127.0.0.1:\(port)", "--fdname=http"]))
+        let transport = CurlHTTPTransport()
+        let health = try await waitFor("/healthz on the passed socket; standard error: \(daemon.errorLines.suffix(5))") { () async -> Int? in
+            try? await transport.send(HTTPRequest(method: .get, url: "http://127.0.0.1:\(port)/healthz", timeout: .seconds(20))).status
+        }
+        #expect(health == 200)
+        let metrics = try await transport.send(HTTPRequest(method: .get, url: "http://127.0.0.1:\(port)/metrics", timeout: .seconds(20)))
+        #expect(String(decoding: metrics.body, as: UTF8.self).contains("pricewatch_build_info"))
+        #expect(daemon.errorLines.contains { $0.contains("listening on the socket passed by the service manager") }, "\(daemon.errorLines)")
+        #expect(try await daemon.stop() == 0)
     }
 
     @Test func aMalformedHTTPTableIsAnErrorNamingFileAndLine() throws {

@@ -24,6 +24,20 @@ import Testing
         #expect(result.output.isEmpty && result.error.isEmpty, "\(result.output)\(result.error)")
     }
 
+    /// The socket unit for the HTTP endpoint, beside the service it activates.
+    @Test func theSocketUnitVerifiesBesideTheService() async throws {
+        let directory = try Self.unitForBuiltBinary()
+        let socket = try String(contentsOfFile: RepositoryFiles.path("systemd/pricewatch-http.socket"), encoding: .utf8)
+        for setting in ["FileDescriptorName=http", "Service=pricewatch.service", "ListenStream=127.0.0.1:8490"] {
+            #expect(socket.split(separator: "\n").contains { $0 == setting }, "missing \(setting)")
+        }
+        try directory.write("pricewatch-http.socket", socket)
+        let result = try await ChildProcess.run("/usr/bin/systemd-analyze", ["verify", directory.file("pricewatch-http.socket")],
+                                                in: directory.path)
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty && result.error.isEmpty, "\(result.output)\(result.error)")
+    }
+
     @Test func theSandboxIsRatedAtMostOnePointFive() async throws {
         let directory = try Self.unitForBuiltBinary()
         let result = try await ChildProcess.run("/usr/bin/systemd-analyze",

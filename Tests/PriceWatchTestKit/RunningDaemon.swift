@@ -15,10 +15,18 @@ public final class RunningDaemon: Sendable {
         func withLock<T>(_ body: (inout (output: [String], error: [String])) -> T) -> T { state.withLock { body(&$0) } }
     }
 
-    public init(arguments: [String], directory: String = RepositoryFiles.root, environment: [String: String] = [:]) throws {
+    /// - Parameter launcher: a program that runs the daemon (its arguments first, then the
+    ///   built `pricewatch`, then `arguments`), such as `systemd-socket-activate`; nil: none.
+    public init(arguments: [String], directory: String = RepositoryFiles.root, environment: [String: String] = [:],
+                launcher: (executable: String, arguments: [String])? = nil) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandRunner.executable)
-        process.arguments = arguments
+        if let launcher {
+            process.executableURL = URL(fileURLWithPath: launcher.executable)
+            process.arguments = launcher.arguments + [CommandRunner.executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: CommandRunner.executable)
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
