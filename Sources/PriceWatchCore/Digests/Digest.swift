@@ -37,7 +37,7 @@ public struct Digest: NotificationContent, Hashable {
     public func message() -> NotificationMessage {
         let rendering = DigestRendering(digest: self)
         return NotificationMessage(title: rendering.title, text: rendering.text, html: rendering.html,
-                                   attachments: charts.map(\.attachment))
+                                   attachments: charts.map(\.attachment), sections: rendering.sections, data: json())
     }
 }
 

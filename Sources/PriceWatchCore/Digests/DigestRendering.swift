@@ -42,6 +42,30 @@ struct DigestRendering {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The text's parts for chat formats: the movers, the alerts, the markets and the added
+    /// sections, each a heading and its lines (`none` for an empty list).
+    var sections: [NotificationSection] {
+        func lines(_ list: [String]) -> [String] { list.isEmpty ? ["none"] : list }
+        var sections = [
+            NotificationSection(title: "Top gainers", lines: lines(digest.movers.gainers.map(chatMoverLine))),
+            NotificationSection(title: "Top losers", lines: lines(digest.movers.losers.map(chatMoverLine))),
+        ]
+        if !digest.movers.withoutData.isEmpty {
+            sections.append(NotificationSection(title: "No prices in the period", lines: [digest.movers.withoutData.joined(separator: ", ")]))
+        }
+        sections.append(NotificationSection(title: "Alerts (\(digest.alerts.count))", lines: lines(digest.alerts.map(alertLine))))
+        if !digest.markets.isEmpty {
+            sections.append(NotificationSection(title: "Markets", lines: digest.markets.map { "\($0.market.rawValue) \(marketLine($0.status))" }))
+        }
+        sections += digest.sections.map { NotificationSection(title: $0.title, lines: lines($0.lines)) }
+        return sections
+    }
+
+    /// `AAPL +10.00 % (100 -> 110)`.
+    func chatMoverLine(_ mover: TopMovers.Mover) -> String {
+        "\(mover.symbol) \(percent(mover.percentChange)) (\(mover.from) -> \(mover.to))"
+    }
+
     var html: String {
         let cell = "padding:4px 8px;border-bottom:1px solid #dddddd;font-family:DejaVu Sans,Arial,sans-serif;font-size:14px"
         let heading = "font-family:DejaVu Sans,Arial,sans-serif;font-size:16px;margin:16px 0 4px 0;color:#222222"

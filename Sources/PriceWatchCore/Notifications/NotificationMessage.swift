@@ -11,12 +11,31 @@ public struct NotificationMessage: Sendable, Hashable, Codable {
     /// An HTML body (emails), when the kind renders one.
     public var html: String?
     public var attachments: [NotificationAttachment]
+    /// The text in titled parts, for chat formats that lay them out (Slack blocks, Discord
+    /// embed fields); nil or empty: the text is one part.
+    public var sections: [NotificationSection]?
+    /// The content as one JSON object, for plain webhooks (`data`); nil: none.
+    public var data: String?
 
-    public init(title: String, text: String, html: String? = nil, attachments: [NotificationAttachment] = []) {
+    public init(title: String, text: String, html: String? = nil, attachments: [NotificationAttachment] = [],
+                sections: [NotificationSection]? = nil, data: String? = nil) {
         self.title = title
         self.text = text
         self.html = html
         self.attachments = attachments
+        self.sections = sections
+        self.data = data
+    }
+}
+
+/// A titled part of a notification's text: a heading and its lines.
+public struct NotificationSection: Sendable, Hashable, Codable {
+    public var title: String
+    public var lines: [String]
+
+    public init(title: String, lines: [String]) {
+        self.title = title
+        self.lines = lines
     }
 }
 

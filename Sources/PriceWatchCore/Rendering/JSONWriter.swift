@@ -38,6 +38,12 @@ public struct JSONWriter {
         text += value ? "true" : "false"
     }
 
+    /// A value already written as JSON (an object from another writer), as it is.
+    public mutating func raw(_ name: String, _ json: String?) {
+        key(name)
+        text += json ?? "null"
+    }
+
     /// An array of strings.
     public mutating func strings(_ name: String, _ values: [String]) {
         key(name)

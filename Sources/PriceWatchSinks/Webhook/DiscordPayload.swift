@@ -21,13 +21,16 @@ public enum DiscordPayload {
     /// `text` unchanged when it fits, else its longest prefix of whole characters that fits
     /// with a final `…`. Lengths count UTF-16 code units, which is at least the number of code
     /// points, so the result fits whichever of the two Discord counts.
-    static func truncated(_ text: String) -> String {
-        guard text.utf16.count > maximumLength else { return text }
+    static func truncated(_ text: String) -> String { truncated(text, limit: maximumLength) }
+
+    /// `text` cut to `limit` UTF-16 code units as ``truncated(_:)`` cuts to Discord's limit.
+    static func truncated(_ text: String, limit: Int) -> String {
+        guard text.utf16.count > limit else { return text }
         var result = ""
         var length = 0
         for character in text {
             let size = character.utf16.count
-            if length + size > maximumLength - 1 { break }
+            if length + size > limit - 1 { break }
             result.append(character)
             length += size
         }

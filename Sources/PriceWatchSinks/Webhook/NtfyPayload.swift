@@ -49,12 +49,37 @@ public enum NtfyPayload {
     /// text), `Title` its title, `Tags` its kind. Attachments are not sent (ntfy takes one
     /// file per message, as a different request).
     static func content(for notification: OutgoingNotification, message: NotificationMessage) -> WebhookContent {
+        if let image = message.attachments.first(where: { $0.contentType.hasPrefix("image/") }) {
+            return attachment(image, notification: notification, message: message)
+        }
         var headers = [
             HTTPHeader("Content-Type", "text/plain; charset=utf-8"),
             HTTPHeader("Title", headerText(message.title)),
         ]
         if isPlainHeaderText(notification.kind.rawValue) { headers.append(HTTPHeader("Tags", notification.kind.rawValue)) }
         return WebhookContent(headers: headers, body: Array((message.text.isEmpty ? message.title : message.text).utf8))
+    }
+
+    /// The most bytes of text sent with an attachment (ntfy's default message limit is 4096).
+    static let maximumAttachmentMessageBytes = 3800
+
+    /// A notification with an image (a digest's first chart): the image as the body of a `PUT`,
+    /// as ntfy takes attachments, with `Filename` and `Title` headers and the text as the
+    /// `message` query parameter (headers cannot carry line breaks), cut to fit. Only the
+    /// first image travels: ntfy takes one file a message.
+    static func attachment(_ image: NotificationAttachment, notification: OutgoingNotification,
+                           message: NotificationMessage) -> WebhookContent {
+        var headers = [
+            HTTPHeader("Content-Type", image.contentType),
+            HTTPHeader("Filename", isPlainHeaderText(image.filename) ? image.filename : "chart.png"),
+            HTTPHeader("Title", headerText(message.title)),
+        ]
+        if isPlainHeaderText(notification.kind.rawValue) { headers.append(HTTPHeader("Tags", notification.kind.rawValue)) }
+        var text = message.text.isEmpty ? message.title : message.text
+        while text.utf8.count > maximumAttachmentMessageBytes { text = String(text.dropLast(max(1, (text.utf8.count - maximumAttachmentMessageBytes) / 4))) }
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let encoded = text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        return WebhookContent(headers: headers, body: image.bytes, method: .put, query: [("message", encoded)])
     }
 
     /// Whether the price moved up (`true`), down (`false`), or it cannot be told (`nil`):

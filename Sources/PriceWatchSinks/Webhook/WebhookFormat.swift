@@ -30,6 +30,13 @@ public enum WebhookFormat: String, Sendable, CaseIterable {
             return notification.alert.map { content(for: $0) } ?? .json("{}")
         }
         let text = message.text.isEmpty ? message.title : message.title + "\n" + message.text
+        if let sections = message.sections, !sections.isEmpty {
+            switch self {
+            case .slack: return .json(SlackPayload.json(message: message, sections: sections))
+            case .discord: return DiscordPayload.content(for: notification, message: message, sections: sections)
+            case .json, .ntfy: break
+            }
+        }
         switch self {
         case .json: return .json(WebhookPayload.json(for: notification, message: message))
         case .slack: return .json(SlackPayload.json(text: text))

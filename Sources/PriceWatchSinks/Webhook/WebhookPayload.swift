@@ -82,6 +82,7 @@ public enum WebhookPayload {
         json.string("title", message.title)
         json.string("text", message.text)
         json.string("html", message.html)
+        if let data = message.data { json.raw("data", data) }
         json.objects("attachments", message.attachments.map { attachment in
             var item = JSONWriter()
             item.string("filename", attachment.filename)

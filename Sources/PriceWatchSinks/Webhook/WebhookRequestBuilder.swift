@@ -98,7 +98,11 @@ public struct WebhookRequestBuilder: Sendable, CustomStringConvertible, CustomDe
         if let signer {
             headers.append(HTTPHeader("webhook-signature", signer.signature(id: id, timestamp: timestamp, body: content.body)))
         }
-        return HTTPRequest(method: .post, url: endpoint.url, headers: headers, body: content.body, timeout: timeout,
+        var url = endpoint.url
+        if !content.query.isEmpty {
+            url += (url.contains("?") ? "&" : "?") + content.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+        }
+        return HTTPRequest(method: content.method, url: url, headers: headers, body: content.body, timeout: timeout,
                            maximumResponseBytes: Self.maximumResponseBytes, followsRedirects: false,
                            redactions: redactor.secrets)
     }
