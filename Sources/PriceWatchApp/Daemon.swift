@@ -42,7 +42,10 @@ public enum Daemon {
         let startupProgress = { if watchdogPeriod != nil { notifier.watchdog() } }
         notifier.status("loading the configuration")
         defer { notifier.flush() }
-        let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil, transports: transports)
+        // Charts for `chart = true` email sinks, drawn from the price history once the store is open.
+        let alertCharts = HistoryAlertCharts()
+        let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil, transports: transports,
+                                              alertCharts: alertCharts)
         report(diagnostics)
         guard var setup = loaded else {
             logger.critical("invalid configuration in \(configPath); not starting",
@@ -120,6 +123,7 @@ public enum Daemon {
                                         wallClock: wallClock, logger: logger)
         // Price history: recorded from every poll, pruned by its own job (docs/history.md).
         let candles = watchedStore.watching(store)
+        alertCharts.attach(candles)
         let historyRetention = HistoryRetention(store: candles, configuration: { await evaluator.currentConfiguration },
                                                 wallClock: wallClock, logger: logger)
         // Digests (docs/digests.md): one job per [[digest]]; their schedules are read here, at start.
@@ -150,7 +154,7 @@ public enum Daemon {
             load: { previous in
                 logger.info("reloading configuration from \(configPath)")
                 let loaded = loadSetup(configPath: configPath, environment: environment, previous: previous, transports: transports,
-                                       metrics: metrics)
+                                       metrics: metrics, alertCharts: alertCharts)
                 if let setup = loaded.0 { redaction.update(for: setup.configuration) }
                 return loaded
             })
@@ -200,7 +204,7 @@ public enum Daemon {
     /// are unchanged from `previous` are reused.
     static func loadSetup(configPath: String, environment: [String: String],
                           previous: ServiceSetup?, transports: NetworkTransports,
-                          metrics: DaemonMetrics? = nil) -> (ServiceSetup?, [Diagnostic]) {
+                          metrics: DaemonMetrics? = nil, alertCharts: (any AlertChartProvider)? = nil) -> (ServiceSetup?, [Diagnostic]) {
         let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
         guard let configuration, !diagnostics.containsErrors else { return (nil, diagnostics) }
         // Build only providers that are new or whose settings changed; reuse the others.
@@ -216,7 +220,8 @@ public enum Daemon {
                 providers[settings.name] = previous.providers[settings.name]
             }
         }
-        var (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration, transport: transports.http, mailTransport: transports.mail)
+        var (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration, transport: transports.http, mailTransport: transports.mail,
+                                                            alertCharts: alertCharts)
         if let metrics {
             sinks = Dictionary(uniqueKeysWithValues: sinks.map { ($0.key, MeasuredNotificationSink($0.value, name: $0.key, metrics: metrics)) })
         }

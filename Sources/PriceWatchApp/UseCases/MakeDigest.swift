@@ -26,10 +26,7 @@ public enum MakeDigest {
     /// Makes the digest `name` due at `due`; when `send`, queues it for its sinks.
     public static func run(configPath: String, environment: [String: String], name: String, due: Timestamp, send: Bool,
                            report: ([Diagnostic]) -> Void) async -> Outcome {
-        let (loaded, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
-        if let loaded { SecretRedaction.commandOutput.update(for: loaded) }
-        guard let configuration = loaded, !diagnostics.containsErrors else {
-            report(diagnostics.filter { $0.severity == .error })
+        guard let configuration = CommandConfiguration.load(configPath: configPath, environment: environment, report: report) else {
             return .configurationFailed
         }
         guard let settings = configuration.digests.first(where: { $0.name == name }) else {

@@ -17,10 +17,7 @@ public enum ReadWatchlist {
     public static func read(configPath: String, environment: [String: String], now: Timestamp,
                             marketHours: any MarketHours = AlwaysOpenMarkets(),
                             report: ([Diagnostic]) -> Void) async -> Outcome {
-        let (loaded, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
-        if let loaded { SecretRedaction.commandOutput.update(for: loaded) }
-        guard let configuration = loaded, !diagnostics.containsErrors else {
-            report(diagnostics.filter { $0.severity == .error })
+        guard let configuration = CommandConfiguration.load(configPath: configPath, environment: environment, report: report) else {
             return .configurationFailed
         }
         var states: [RuleStateKey: StoredRuleState] = [:]

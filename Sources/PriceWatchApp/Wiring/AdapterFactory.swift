@@ -32,11 +32,13 @@ public enum AdapterFactory {
     /// thread); the defaults (a new libcurl loop each) are for the benchmark's one-off call.
     public static func sinks(for configuration: Configuration, transport: any HTTPTransport = CurlHTTPTransport(),
                              mailTransport: any MailTransport = CurlMailTransport(),
-                             wallClock: @escaping @Sendable () -> Timestamp = AdapterFactory.systemWallClock)
+                             wallClock: @escaping @Sendable () -> Timestamp = AdapterFactory.systemWallClock,
+                             alertCharts: (any AlertChartProvider)? = nil)
         -> (sinks: [String: any NotificationSink], diagnostics: [Diagnostic]) {
         var sinks: [String: any NotificationSink] = [:]
         var diagnostics: [Diagnostic] = []
-        let context = AdapterContext(http: transport, mail: mailTransport, wallClock: wallClock, mainFile: configuration.mainFile)
+        let context = AdapterContext(http: transport, mail: mailTransport, wallClock: wallClock, mainFile: configuration.mainFile,
+                                     alertCharts: alertCharts)
         for settings in configuration.sinks {
             guard let kind = AdapterCatalog.sink(type: settings.type) else {
                 diagnostics.append(.error("sinks.\(settings.name): sink type '\(settings.type)' is not supported by this build", path: configuration.mainFile))

@@ -10,12 +10,16 @@ public struct AdapterContext: Sendable {
     public let wallClock: @Sendable () -> Timestamp
     /// The main file, for diagnostics.
     public let mainFile: String
+    /// Pictures of alerts for email sinks with `chart = true` (nil: none are drawn).
+    public let alertCharts: (any AlertChartProvider)?
 
-    public init(http: any HTTPTransport, mail: (any MailTransport)? = nil, wallClock: @escaping @Sendable () -> Timestamp, mainFile: String) {
+    public init(http: any HTTPTransport, mail: (any MailTransport)? = nil, wallClock: @escaping @Sendable () -> Timestamp, mainFile: String,
+                alertCharts: (any AlertChartProvider)? = nil) {
         self.http = http
         self.mail = mail
         self.wallClock = wallClock
         self.mainFile = mainFile
+        self.alertCharts = alertCharts
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import PriceWatchCore
 
 /// The `email` sink: each alert as a MIME email (text and HTML) submitted over SMTP through
@@ -13,15 +14,18 @@ public struct EmailSink: NotificationSink {
     public let settings: EmailSettings
     private let transport: any MailTransport
     private let now: @Sendable () -> Timestamp
+    private let charts: (any AlertChartProvider)?
 
     /// - Parameters:
     ///   - now: the wall clock, read once per message for its `Date` header.
+    ///   - charts: draws a chart for single-alert emails (`chart = true`); nil: none.
     public init(name: String, settings: EmailSettings, transport: any MailTransport,
-                now: @escaping @Sendable () -> Timestamp) {
+                now: @escaping @Sendable () -> Timestamp, charts: (any AlertChartProvider)? = nil) {
         self.identity = "email/\(name)"
         self.settings = settings
         self.transport = transport
         self.now = now
+        self.charts = charts
     }
 
     public func deliver(_ alert: Alert) async throws(SinkError) {
@@ -49,7 +53,26 @@ public struct EmailSink: NotificationSink {
     /// Delivers one email listing every alert of `alerts` (a group the dispatcher collected);
     /// it succeeds or fails as a whole.
     public func deliver(_ alerts: [Alert]) async throws(SinkError) {
+        if alerts.count == 1, let alert = alerts.first, let charts, let chart = await charts.chart(for: alert) {
+            try await submit(try message(for: alert, chart: chart, date: now()))
+            return
+        }
         try await submit(try message(for: alerts, date: now()))
+    }
+
+    /// A single alert's email with `chart` inline: the same subject and plain text as without
+    /// it, the HTML with the picture after the alert, all in `multipart/related`.
+    public func message(for alert: Alert, chart: NotificationAttachment, date: Timestamp) throws(SinkError) -> MailMessage {
+        do {
+            let subject = try MailMessage.subject(for: [alert], template: settings.subject)
+            let html = AlertMailBody.html([alert], title: subject).replacingOccurrences(
+                of: "</body>", with: "<p><img src=\"\(chart.inlineReference)\" width=\"600\" alt=\"\(AlertMailBody.escape(alert.symbol)) chart\" "
+                    + "style=\"display:block;max-width:100%;height:auto;border:0\"></p>\n</body>")
+            let message = NotificationMessage(title: subject, text: AlertMailBody.text([alert]), html: html, attachments: [chart])
+            return try MailMessage(from: settings.from, to: settings.to, notification: OutgoingNotification(alert), message: message, date: date)
+        } catch {
+            throw SinkError(retryable: false, "\(identity): \(error.description)")
+        }
     }
 
     private func submit(_ message: MailMessage) async throws(SinkError) {

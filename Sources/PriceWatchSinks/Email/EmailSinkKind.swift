@@ -13,6 +13,7 @@ extension EmailSink {
             .init("timeout", .duration, default: .seconds(30), "the deadline of one SMTP session"),
             .init("ca_file", .existingFile, "a PEM file of CA certificates to trust instead of the system's"),
             .init("subject", .string, "the subject template of single-alert emails (default: the alert's message)"),
+            .init("chart", .boolean, default: .boolean(false), "a chart of the symbol's recent prices, with the threshold and the alert marked, inline in single-alert emails"),
         ], check: { options in
             EmailSettings.parse(options).problems.map { AdapterSchema.Problem(key: $0.key, index: $0.index, message: $0.message) }
         }),
@@ -21,7 +22,8 @@ extension EmailSink {
                 return .error("this command cannot send email", table: "sinks.\(settings.name)", context: context)
             }
             let (email, problems) = EmailSettings.parse(settings.options)
-            return AdapterBuild(email.map { EmailSink(name: settings.name, settings: $0, transport: mail, now: context.wallClock) },
+            let charts = settings.options.boolean("chart") == true ? context.alertCharts : nil
+            return AdapterBuild(email.map { EmailSink(name: settings.name, settings: $0, transport: mail, now: context.wallClock, charts: charts) },
                                 diagnostics: problems.map { .error("sinks.\(settings.name).\($0)", path: context.mainFile) })
         })
 }

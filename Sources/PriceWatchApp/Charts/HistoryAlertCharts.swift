@@ -1,0 +1,48 @@
+import Foundation
+import PriceWatchCharts
+import PriceWatchCore
+import Synchronization
+
+/// `chart = true` on email sinks in the daemon: the day of five-minute closes before an alert
+/// from the recorded price history, the rule's threshold (for `above`, `below` and `crosses`)
+/// as a labelled line and the alert as a marker, drawn by cairo as a 600 px PNG.
+///
+/// The history is attached once the state database is open (``attach(_:)``): the sinks are
+/// built from the configuration before it is, and no alert is delivered before.
+final class HistoryAlertCharts: AlertChartProvider {
+    private let history = Mutex<(any PriceHistoryReader)?>(nil)
+    private let renderer: any ChartRenderer
+
+    init(renderer: any ChartRenderer = CairoChartRenderer()) {
+        self.renderer = renderer
+    }
+
+    func attach(_ reader: any PriceHistoryReader) {
+        history.withLock { $0 = reader }
+    }
+
+    func chart(for alert: Alert) async -> NotificationAttachment? {
+        guard let reader = history.withLock({ $0 }) else { return nil }
+        let day: Int64 = 86_400_000
+        guard let candles = try? await reader.candles(symbol: alert.symbol, interval: .fiveMinutes,
+                                                      from: Timestamp(milliseconds: alert.time.milliseconds - day),
+                                                      to: Timestamp(milliseconds: alert.time.milliseconds + 1)),
+              candles.count >= 2 else { return nil }
+        let description = ChartDescription(title: alert.symbol, series: candles.map { ChartPoint(time: $0.time, price: $0.close) },
+                                           levels: Self.threshold(of: alert).map { [$0] } ?? [],
+                                           markers: [ChartMarker(time: alert.time, price: alert.price, label: alert.rule)],
+                                           timeZone: "UTC")
+        guard let png = try? await renderer.render(description, as: .png) else { return nil }
+        let safe = String(alert.symbol.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-") ? Character(scalar) : "_"
+        })
+        return NotificationAttachment(filename: "chart-\(safe).png", contentType: "image/png", bytes: png)
+    }
+
+    /// The price level of a threshold condition (`above 225.5`, `below 224`, `crosses 224.5`).
+    static func threshold(of alert: Alert) -> ChartLevel? {
+        let words = alert.condition.split(separator: " ")
+        guard words.count >= 2, ["above", "below", "crosses"].contains(words[0]), let price = ExactDecimal(String(words[1])) else { return nil }
+        return ChartLevel(role: .threshold, price: price, label: "\(words[0]) \(words[1])")
+    }
+}
