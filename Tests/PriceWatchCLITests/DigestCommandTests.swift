@@ -106,6 +106,17 @@ import Testing
         #expect(daemon.outputLines.filter { $0.contains("pricewatch day digest evening") }.count == 1, "delivered once")
     }
 
+    @Test func paperAccountsAreASectionOfTheDigest() throws {
+        let opened = try CommandRunner.run(["paper", "open", "alice", "--cash", "100000", "--currency", "USD",
+                                            "--config", directory.file("pricewatch.toml")], in: directory.path)
+        #expect(opened.status == 0, "\(opened.standardError)")
+        let text = try digest("evening", "--due", Self.due)
+        #expect(text.standardOutput.contains("\nPaper accounts\n  alice: equity 100000.00 USD, +0.00 % since start, cash 100000.00\n"),
+                "\(text.standardOutput)")
+        let json = try digest("evening", "--due", Self.due, "--format", "json")
+        #expect(json.standardOutput.contains(#""sections":[{"title":"Paper accounts","lines":["alice: equity"#), "\(json.standardOutput)")
+    }
+
     @Test func anUnknownDigestNamesTheKnownOnes() throws {
         let result = try digest("weekly")
         #expect(result.status == 1)

@@ -131,7 +131,7 @@ public enum PaperTrading {
         return account
     }
 
-    private static func statement(of account: PaperAccount, store: SQLiteAlertStore) async throws -> PaperReports.Statement {
+    static func statement(of account: PaperAccount, store: SQLiteAlertStore) async throws -> PaperReports.Statement {
         PaperReports.statement(account: account, postings: try await store.paperPostings(account: account.name),
                                orders: try await store.paperOrders(account: account.name),
                                prices: try await latestPrices(store))

@@ -43,7 +43,7 @@ public enum MakeDigest {
                 : try SQLiteAlertStore.openReadOnly(path: configuration.statePath)
             do {
                 let builder = DigestBuilder(history: store, alerts: store, marketHours: markets, renderer: CairoChartRenderer(),
-                                            logger: Logger(label: "pricewatch.digest") { _ in SwiftLogNoOpLogHandler() })
+                                            sections: [PaperDigestSection(store: store)], logger: Logger(label: "pricewatch.digest") { _ in SwiftLogNoOpLogHandler() })
                 let digest = try await builder.digest(settings, symbols: configuration.allSymbols.sorted(), due: due)
                 let id = settings.notificationID(due: due)
                 var queued = false

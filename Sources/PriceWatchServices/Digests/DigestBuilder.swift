@@ -14,15 +14,20 @@ public struct DigestBuilder: Sendable {
     let alerts: any AlertLogStore
     let marketHours: any MarketHours
     let renderer: (any ChartRenderer)?
+    let sections: [any DigestSection]
     let logger: Logger
 
-    /// - Parameter renderer: draws the charts; nil: digests carry none.
+    /// - Parameters:
+    ///   - renderer: draws the charts; nil: digests carry none.
+    ///   - sections: what other features add (paper accounts), in this order; one that fails
+    ///     is left out (logged), never the digest.
     public init(history: any PriceHistoryReader, alerts: any AlertLogStore, marketHours: any MarketHours,
-                renderer: (any ChartRenderer)?, logger: Logger) {
+                renderer: (any ChartRenderer)?, sections: [any DigestSection] = [], logger: Logger) {
         self.history = history
         self.alerts = alerts
         self.marketHours = marketHours
         self.renderer = renderer
+        self.sections = sections
         self.logger = logger
     }
 
@@ -66,7 +71,15 @@ public struct DigestBuilder: Sendable {
                 }
             }
         }
+        var added: [DigestSectionContent] = []
+        for section in sections {
+            do {
+                if let content = try await section.content(for: window) { added.append(content) }
+            } catch {
+                logger.warning("digest '\(settings.name)': a section was left out: \(error)")
+            }
+        }
         return composer.compose(due: due, window: window, candles: candles, alerts: log, marketHours: marketHours,
-                                charts: charts)
+                                sections: added, charts: charts)
     }
 }
