@@ -131,7 +131,7 @@ public enum Daemon {
             builder: DigestBuilder(history: candles, alerts: watchedStore, marketHours: markets, renderer: CairoChartRenderer(),
                                    sections: [PaperDigestSection(store: store)], logger: logger),
             outbox: watchedStore, configuration: { await evaluator.currentConfiguration }, wallClock: wallClock, logger: logger)
-        let scheduler = JobScheduler(jobs: [housekeeping.job, historyRetention.job] + digests.jobs(for: setup.configuration.digests),
+        let scheduler = JobScheduler(jobs: [housekeeping.job, historyRetention.job] + digests.jobs(for: setup.configuration.digests, marketHours: markets),
                                      store: watchedStore, clock: clock, wallClock: wallClock, logger: logger)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloadRequests = AsyncStream<Void> { continuation in

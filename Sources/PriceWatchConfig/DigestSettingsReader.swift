@@ -1,10 +1,11 @@
+import Foundation
 import PriceWatchCore
 import PriceWatchTOML
 
 /// Reads the main file's `[[digest]]` tables (`docs/digests.md`, "Configuration"): each a
 /// digest with a name, a schedule in a time zone, its sinks and what goes in.
 extension MainFileReader {
-    static let digestKeys = ["name", "schedule", "period", "notify", "top", "charts", "markets"]
+    static let digestKeys = ["name", "schedule", "on_close", "timezone", "period", "notify", "top", "charts", "markets"]
     /// The largest `top`: a digest is a summary, and chat services limit a message's size.
     static let maximumDigestTop = 25
 
@@ -40,15 +41,39 @@ extension MainFileReader {
                 }
             }
 
-            var schedule: CalendarSchedule?
+            var schedule: DigestSchedule?
+            var zone = "UTC"
+            if reader.has("schedule") && reader.has("on_close") {
+                reader.tableError("expected one of 'schedule' and 'on_close', found both", at: "on_close")
+            }
             if let text = reader.nonEmptyString("schedule", expected: "a schedule such as \"weekly mon 08:00 America/New_York\"") {
                 do {
-                    schedule = try CalendarSchedule(parsing: text)
+                    let calendar = try CalendarSchedule(parsing: text)
+                    schedule = .calendar(calendar)
+                    zone = calendar.zoneName
                 } catch {
                     reader.error("\(error.message) (column \(error.column) of \(Wording.quoted(text)))", key: "schedule")
                 }
-            } else if !reader.has("schedule") {
-                reader.missing("missing 'schedule' (\(CalendarSchedule.syntax))", keys: ["schedule"])
+                if reader.has("timezone") {
+                    reader.error("'timezone' goes with 'on_close'; a schedule names its zone itself (\"daily 18:00 America/New_York\")",
+                                 key: "timezone")
+                }
+            } else if let code = reader.nonEmptyString("on_close", expected: "a market code such as \"XNYS\"") {
+                if RuleReader.isMarketCode(code) {
+                    schedule = .marketClose(MarketIdentifier(code))
+                } else {
+                    reader.error(RuleReader.marketCodeExpected + ", found \(Wording.quoted(code))", key: "on_close")
+                }
+                if let name = reader.nonEmptyString("timezone", expected: "an IANA time zone such as \"America/New_York\"") {
+                    if TimeZone(identifier: name) != nil {
+                        zone = name
+                    } else {
+                        reader.error("unknown time zone \(Wording.quoted(name)) (expected an IANA name from the system's tzdata, "
+                                     + "such as Europe/Berlin or America/New_York)", key: "timezone")
+                    }
+                }
+            } else if !reader.has("schedule") && !reader.has("on_close") {
+                reader.missing("missing 'schedule' (\(CalendarSchedule.syntax)) or 'on_close' (a market code)", keys: ["schedule", "on_close"])
             }
 
             var period: DigestPeriod?
@@ -89,8 +114,8 @@ extension MainFileReader {
             }
 
             guard file.errorCount == errors, let name, let schedule, let notify, !notify.isEmpty else { continue }
-            let defaultPeriod: DigestPeriod = if case .weekly = schedule.cadence { .week } else { .day }
-            digests.append(DigestSettings(name: name, schedule: schedule, period: period ?? defaultPeriod, notify: notify,
+            let defaultPeriod: DigestPeriod = if case .calendar(let calendar) = schedule, case .weekly = calendar.cadence { .week } else { .day }
+            digests.append(DigestSettings(name: name, schedule: schedule, timeZone: zone, period: period ?? defaultPeriod, notify: notify,
                                           topCount: top, charts: charts, markets: markets))
         }
         return digests

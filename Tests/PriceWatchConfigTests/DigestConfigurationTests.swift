@@ -23,12 +23,19 @@ import Testing
             period = "week"
             notify = ["console"]
             charts = false
+
+            [[digest]]
+            name = "close"
+            on_close = "XNYS"
+            timezone = "America/New_York"
             """
         let (rendered, configuration, fixture) = try GoldenCase(name: "digests", main: main, files: Self.rules, expected: []).run()
         defer { fixture.remove() }
         #expect(rendered == [])
         let digests = try #require(configuration?.digests)
-        #expect(digests.map(\.name) == ["weekly", "evening"])
+        #expect(digests.map(\.name) == ["weekly", "evening", "close"])
+        #expect(digests[2].schedule == .marketClose(MarketIdentifier("XNYS")) && digests[2].timeZone == "America/New_York")
+        #expect(digests[2].period == .day)
         #expect(digests[0].schedule.description == "weekly mon 08:00 America/New_York")
         #expect(digests[0].period == .week, "a weekly schedule covers a week by default")
         #expect(digests[0].topCount == 3 && digests[0].charts && digests[0].notify == ["console"])
@@ -58,6 +65,12 @@ import Testing
 
             [[digest]]
             schedule = "daily 08:00"
+
+            [[digest]]
+            name = "both"
+            schedule = "daily 08:00"
+            on_close = "XNYS"
+            timezone = "UTC"
             """
         let (rendered, configuration, fixture) = try GoldenCase(name: "bad digests", main: main, files: Self.rules, expected: []).run()
         defer { fixture.remove() }
@@ -68,10 +81,12 @@ import Testing
             #"$DIR/pricewatch.toml:12:1: error: digest 'weekly': top: expected at most 25, found 100"#,
             #"$DIR/pricewatch.toml:13:1: error: digest 'weekly': period: expected "day", "week" or "month", found "year""#,
             #"$DIR/pricewatch.toml:14:12: error: digest 'weekly': markets: expected a market code such as "XNYS", "XLON" or "24/7" (2 to 12 letters, digits or '/'), found "New York""#,
-            #"$DIR/pricewatch.toml:15:1: error: unknown key 'colour' in digest 'weekly' (expected one of: name, schedule, period, notify, top, charts, markets)"#,
+            #"$DIR/pricewatch.toml:15:1: error: unknown key 'colour' in digest 'weekly' (expected one of: name, schedule, on_close, timezone, period, notify, top, charts, markets)"#,
             #"$DIR/pricewatch.toml:18:1: error: digest 'weekly': name: duplicate digest name; first defined at $DIR/pricewatch.toml:9"#,
             #"$DIR/pricewatch.toml:19:1: error: digest 'weekly': schedule: unknown time zone 'Mars/Olympus' (expected an IANA name from the system's tzdata, such as Europe/Berlin or America/New_York) (column 13 of "daily 08:00 Mars/Olympus")"#,
             #"$DIR/pricewatch.toml:21:1: error: digest #3: missing 'name' (a name such as "weekly")"#,
+            #"$DIR/pricewatch.toml:27:1: error: digest 'both': expected one of 'schedule' and 'on_close', found both"#,
+            #"$DIR/pricewatch.toml:28:1: error: digest 'both': timezone: 'timezone' goes with 'on_close'; a schedule names its zone itself ("daily 18:00 America/New_York")"#,
         ], "\(rendered)")
     }
 }

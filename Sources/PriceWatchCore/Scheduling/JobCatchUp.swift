@@ -13,7 +13,7 @@ public enum JobCatchUp: Sendable, Hashable {
     /// Decides for a job on `schedule` whose last record is `last` (nil: never seen) at `now`.
     ///
     /// - Parameter grace: how late a missed run may still start; nil: a missed run never does.
-    public static func decide(schedule: CalendarSchedule, last: JobRun?, grace: RuleDuration?, now: Timestamp) -> JobCatchUp {
+    public static func decide(schedule: any JobSchedule, last: JobRun?, grace: RuleDuration?, now: Timestamp) -> JobCatchUp {
         guard let last else { return .wait(resumeAfter: now) }
         guard schedule.nextDue(after: last.due) <= now, let missed = schedule.lastDue(atOrBefore: now), missed > last.due else {
             return .wait(resumeAfter: last.due)

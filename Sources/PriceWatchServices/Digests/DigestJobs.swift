@@ -33,10 +33,12 @@ public struct DigestJobs: Sendable {
     /// The job's name for the digest `name`.
     public static func jobName(_ name: String) -> String { "digest:\(name)" }
 
-    /// One job per digest of `digests`.
-    public func jobs(for digests: [DigestSettings]) -> [ScheduledJob] {
+    /// One job per digest of `digests`; `on_close` digests are due at the closes `marketHours`
+    /// gives.
+    public func jobs(for digests: [DigestSettings], marketHours: any MarketHours = AlwaysOpenMarkets()) -> [ScheduledJob] {
         digests.map { settings in
-            ScheduledJob(name: Self.jobName(settings.name), schedule: settings.schedule, grace: Self.grace) { due in
+            ScheduledJob(name: Self.jobName(settings.name), schedule: settings.schedule.jobSchedule(marketHours: marketHours),
+                         grace: Self.grace) { due in
                 try await run(name: settings.name, due: due)
             }
         }

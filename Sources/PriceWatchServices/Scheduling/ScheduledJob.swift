@@ -1,11 +1,12 @@
 import PriceWatchCore
 
-/// A named job the ``JobScheduler`` runs at the calendar times of its schedule.
+/// A named job the ``JobScheduler`` runs at the due times of its schedule (calendar times, or
+/// a market's closes).
 public struct ScheduledJob: Sendable {
     /// Unique among the scheduler's jobs; the key of its last run in the store and the `job`
     /// of its log lines.
     public let name: String
-    public let schedule: CalendarSchedule
+    public let schedule: any JobSchedule
     /// How late a run missed while the daemon was down may still start (once, at start);
     /// nil: a missed run is always skipped (with a log line).
     public let grace: RuleDuration?
@@ -13,7 +14,7 @@ public struct ScheduledJob: Sendable {
     /// job runs again at its next due time. It should honour task cancellation (shutdown).
     public let action: @Sendable (_ due: Timestamp) async throws -> Void
 
-    public init(name: String, schedule: CalendarSchedule, grace: RuleDuration?,
+    public init(name: String, schedule: any JobSchedule, grace: RuleDuration?,
                 action: @escaping @Sendable (_ due: Timestamp) async throws -> Void) {
         self.name = name
         self.schedule = schedule
