@@ -209,6 +209,11 @@ struct PaperLeaderboard: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Show equity in this currency (default: the one most accounts use).", valueName: "code"))
     var currency: String?
     @Option(help: "Output format.") var format: LeaderboardFormat = .text
+    @Option(help: ArgumentHelp("Convert other currencies with the ECB's reference rates, fetched now from ecb or frankfurter (default: none; accounts in another currency are then not convertible).",
+                               valueName: "source"))
+    var rates: LookUpExchangeRate.Reference?
+    // Only for tests: another address for the rate source.
+    @Option(help: .hidden) var ratesURL: String?
 
     func validate() throws {
         if let currency, !PaperAccount.isValidCurrency(currency) {
@@ -217,8 +222,15 @@ struct PaperLeaderboard: AsyncParsableCommand {
     }
 
     func run() async throws {
+        var source: any ExchangeRateSource = IdentityExchangeRates()
+        if let rates {
+            switch await LookUpExchangeRate.book(source: rates, url: ratesURL) {
+            case .success(let book): source = book
+            case .failure(let failure): throw StandardOutput.failure("error: \(failure.description)")
+            }
+        }
         let board = try Paper.result(await PaperTrading.leaderboard(
-            currency: currency, rates: IdentityExchangeRates(), now: Alerts.now(), configPath: config.path,
+            currency: currency, rates: source, now: Alerts.now(), configPath: config.path,
             report: StandardOutput.report))
         switch format {
         case .text: Paper.print(PaperRendering.leaderboardText(board.standings, currency: board.currency))
