@@ -41,12 +41,7 @@ import Testing
             top = 3
             """)
         try directory.write("none.csv", "symbol,time,price\n")
-        let text = try String(contentsOfFile: RepositoryFiles.path("demo/data/aapl-1m-2024-10-02.csv"), encoding: .utf8)
-        let quotes = try text.split(whereSeparator: \.isNewline).dropFirst().map { line in
-            let fields = line.split(separator: ",").map(String.init)
-            return Quote(symbol: "AAPL", price: try #require(ExactDecimal(fields[2])), time: try #require(Timestamp(parsing: fields[1])),
-                         previousClose: ExactDecimal(fields[3]), currency: fields[4])
-        }
+        let quotes = try DemoSession.quotes()
         let alert = Alert(id: "00000000-0000-0000-0000-000000000001", rule: "aapl-above-226.5", symbol: "AAPL", provider: "replay",
                           condition: "above 226.5", price: try #require(ExactDecimal("226.6")), currency: "USD",
                           time: try #require(Timestamp(parsing: "2024-10-02T15:00:00Z")), base: nil, change: nil, direction: nil,

@@ -30,12 +30,7 @@ import Testing
             [sinks.console]
             type = "stdout"
             """)
-        let text = try String(contentsOfFile: RepositoryFiles.path("demo/data/aapl-1m-2024-10-02.csv"), encoding: .utf8)
-        let quotes = try text.split(whereSeparator: \.isNewline).dropFirst().map { line in
-            let fields = line.split(separator: ",").map(String.init)
-            return Quote(symbol: "AAPL", price: try #require(ExactDecimal(fields[2])), time: try #require(Timestamp(parsing: fields[1])),
-                         previousClose: ExactDecimal(fields[3]), currency: fields[4])
-        }
+        let quotes = try DemoSession.quotes()
         let store = try SQLiteAlertStore.open(path: directory.file("state/pricewatch.db"))
         try await store.commit(StoreCommit(provider: "yahoo", quotes: quotes, now: Timestamp(seconds: 1_727_900_000)))
         try await store.recordQuotes(quotes)
