@@ -3,10 +3,19 @@ import Foundation
 import PriceWatchApp
 import PriceWatchCore
 
-/// `pricewatch portfolio [NAME] [--rates ecb|frankfurter] [--format text|json|csv]`.
+/// `pricewatch portfolio [value] [NAME] ...` and `pricewatch portfolio import NAME FILE`.
 struct PortfolioCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "portfolio",
+        abstract: "Value portfolios, or import one from a Ghostfolio CSV.",
+        subcommands: [PortfolioValue.self, PortfolioImport.self],
+        defaultSubcommand: PortfolioValue.self)
+}
+
+/// `pricewatch portfolio [value] [NAME] [--rates ecb|frankfurter] [--format text|json|csv]`.
+struct PortfolioValue: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "value",
         abstract: "Value the portfolios of portfolios.d at the latest recorded prices.",
         discussion: """
             Every portfolio (or NAME) of portfolios.d beside the main file, valued at the latest \
@@ -66,6 +75,52 @@ struct PortfolioCommand: AsyncParsableCommand {
                 case .csv: output.line(PortfolioRendering.csv(valuation).dropLast().description)
                 }
             }
+            output.flush()
+        }
+    }
+}
+
+/// `pricewatch portfolio import NAME FILE.csv [--currency CODE] [--replace]`.
+struct PortfolioImport: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Write portfolios.d/NAME.toml from a Ghostfolio activities CSV.",
+        discussion: """
+            Reads the CSV Ghostfolio imports and exports (columns Date, Symbol or Code, Type, \
+            Quantity, UnitPrice, Fee, Currency; Ghostfolio's other names for them too): BUY and \
+            SELL become lots, DIVIDEND and INTEREST add to cash, FEE takes from it, ITEM and \
+            LIABILITY are skipped with a note. Writes portfolios.d/NAME.toml beside the main file \
+            (mode 0640) and checks it (docs/portfolios.md).
+            """)
+
+    @OptionGroup var config: ConfigOption
+
+    @Argument(help: ArgumentHelp("The portfolio's name (the file's name without .toml).", valueName: "name"))
+    var name: String
+
+    @Argument(help: ArgumentHelp("The CSV file.", valueName: "file"))
+    var file: String
+
+    @Option(help: ArgumentHelp("The home currency (default: the one most rows use).", valueName: "code"))
+    var currency: String?
+
+    @Flag(help: "Overwrite an existing portfolio file.")
+    var replace = false
+
+    func validate() throws {
+        if let currency, currency.count != 3 || !currency.allSatisfy({ $0.isUppercase && $0.isASCII }) {
+            throw ValidationError("--currency: expected a three-letter ISO 4217 code such as EUR, found '\(currency)'")
+        }
+    }
+
+    func run() throws {
+        switch ImportPortfolio.run(configPath: config.path, name: name, file: file, currency: currency, replace: replace) {
+        case .failed(let message):
+            throw StandardOutput.failure("error: \(message)")
+        case .written(let path, let lots, let notes):
+            var output = StandardOutput.output()
+            output.line("wrote \(path): \(lots) lots")
+            for note in notes { output.line("note: \(note)") }
             output.flush()
         }
     }

@@ -9,6 +9,11 @@ public enum PortfolioReader {
     static let keys = ["currency", "cash", "lot"]
     static let lotKeys = ["symbol", "quantity", "price", "currency", "date", "fees"]
 
+    /// `portfolios.d` beside the main file at `mainFile`, absolute.
+    public static func directory(mainFile: String) -> String {
+        ConfigPaths.absolute(ConfigPaths.join(ConfigPaths.directory(of: mainFile), "portfolios.d"))
+    }
+
     /// The portfolios of `portfolios.d` in the main file's directory (none when it does not
     /// exist) and every diagnostic; a file with errors gives no portfolio.
     public static func load(mainFile: String) -> (portfolios: [Portfolio], diagnostics: [Diagnostic]) {
