@@ -129,7 +129,8 @@ public enum Daemon {
         // Digests (docs/digests.md): one job per [[digest]]; their schedules are read here, at start.
         let digests = DigestJobs(
             builder: DigestBuilder(history: candles, alerts: watchedStore, marketHours: markets, renderer: CairoChartRenderer(),
-                                   sections: [PaperDigestSection(store: store)], logger: logger),
+                                   sections: [PortfolioDigestSection(configPath: configPath, store: store),
+                                              PaperDigestSection(store: store)], logger: logger),
             outbox: watchedStore, configuration: { await evaluator.currentConfiguration }, wallClock: wallClock, logger: logger)
         let scheduler = JobScheduler(jobs: [housekeeping.job, historyRetention.job] + digests.jobs(for: setup.configuration.digests, marketHours: markets),
                                      store: watchedStore, clock: clock, wallClock: wallClock, logger: logger)

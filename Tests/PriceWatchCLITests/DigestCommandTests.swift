@@ -112,6 +112,14 @@ import Testing
         #expect(json.standardOutput.contains(#""sections":[{"title":"Paper accounts","lines":["alice: equity"#), "\(json.standardOutput)")
     }
 
+    @Test func portfoliosAreASectionOfTheDigest() throws {
+        try directory.write("portfolios.d/core.toml", "currency = \"USD\"\n[[lot]]\nsymbol = \"AAPL\"\nquantity = 10\nprice = 200\ncurrency = \"USD\"\ndate = 2024-01-02\n")
+        _ = chmod(directory.file("portfolios.d/core.toml"), 0o640)
+        let text = try digest("evening", "--due", Self.due)
+        // 10 AAPL at the session's last price (226.81, recorded 20:00 UTC: fresh at the due time), bought at 200.
+        #expect(text.standardOutput.contains("\nPortfolios\n  core: value 2268.10 USD, unrealised 268.10, day "), "\(text.standardOutput)")
+    }
+
     @Test func anUnknownDigestNamesTheKnownOnes() throws {
         let result = try digest("weekly")
         #expect(result.status == 1)
