@@ -37,8 +37,10 @@ public enum ImportPortfolio {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o750])
             let temporary = path + ".tmp"
-            FileManager.default.createFile(atPath: temporary, contents: Data(GhostfolioImport.toml(result.portfolio, source: file).utf8),
-                                           attributes: [.posixPermissions: 0o640])
+            guard FileManager.default.createFile(atPath: temporary, contents: Data(GhostfolioImport.toml(result.portfolio, source: file).utf8),
+                                                 attributes: [.posixPermissions: 0o640]) else {
+                return .failed("cannot write \(temporary)")
+            }
             if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
             try FileManager.default.moveItem(atPath: temporary, toPath: path)
         } catch {
