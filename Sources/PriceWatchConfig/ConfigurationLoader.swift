@@ -55,9 +55,11 @@ public enum ConfigurationLoader {
         }
         let drafts = ruleSet?.drafts ?? []
 
+        let (portfolios, portfolioDiagnostics) = PortfolioReader.load(mainFile: mainFile, environment: environment)
         var configuration: Configuration?
         if main.root != nil {
-            let rules = resolve(drafts, settings: settings, main: main)
+            let rules = resolve(drafts, settings: settings, main: main, portfolios: portfolios,
+                                portfoliosComplete: !portfolioDiagnostics.containsErrors)
             var retention = settings.retention
             if drafts.isEmpty {
                 // Only when no rule file has an error: a file that failed has its own message.
@@ -68,19 +70,22 @@ public enum ConfigurationLoader {
                 warnUnused(rules: rules, settings: settings, main: main)
                 retention = effectiveRetention(rules: rules, settings: settings, main: main)
             }
-            let diagnostics = main.diagnostics + (ruleSet?.diagnostics ?? [])
+            let diagnostics = main.diagnostics + (ruleSet?.diagnostics ?? []) + portfolioDiagnostics
             if !diagnostics.containsErrors {
                 configuration = Configuration(mainFile: mainFile, statePath: settings.statePath,
                                               interval: settings.interval, retention: retention,
-                                              providers: settings.providers, sinks: settings.sinks, rules: rules,
+                                              providers: settings.providers, sinks: settings.sinks,
+                                              rules: rules.filter { $0.portfolio == nil },
                                               defaultProvider: settings.defaultProvider,
                                               staleAfter: settings.staleAfter, failureWarningAfter: settings.failureWarningAfter)
                 configuration?.historyRetention = settings.historyRetention
                 configuration?.http = settings.http
                 configuration?.digests = settings.digests
+                configuration?.portfolios = portfolios
+                configuration?.portfolioRules = rules.filter { $0.portfolio != nil }
             }
         }
-        let diagnostics = (main.diagnostics + (ruleSet?.diagnostics ?? [])).sortedByLocation()
+        let diagnostics = (main.diagnostics + (ruleSet?.diagnostics ?? []) + portfolioDiagnostics).sortedByLocation()
         return (configuration, diagnostics)
     }
 
@@ -108,7 +113,12 @@ public enum ConfigurationLoader {
 
     /// Applies the main file's defaults to each rule's `provider` and `notify`, checking the
     /// names; returns the rules that are complete.
-    private static func resolve(_ drafts: [RuleDraft], settings: MainSettings, main: ConfigFile) -> [Rule] {
+    ///
+    /// A portfolio rule's portfolio must be one of `portfolios`, and its position one the
+    /// portfolio holds; when a portfolio file has errors (`portfoliosComplete` false) a missing
+    /// one is not reported again.
+    private static func resolve(_ drafts: [RuleDraft], settings: MainSettings, main: ConfigFile,
+                                portfolios: [Portfolio], portfoliosComplete: Bool) -> [Rule] {
         guard !drafts.isEmpty else { return [] }
         if settings.providersReadable && settings.providerNames.isEmpty {
             main.error("no providers are defined; rules need at least one [providers.NAME] table", at: .root)
@@ -157,6 +167,24 @@ public enum ConfigurationLoader {
                 notify = settings.sinkNames
             }
 
+            if let target = draft.rule?.portfolio {
+                if let portfolio = portfolios.first(where: { $0.name == target.portfolio }) {
+                    if let position = target.position, !PortfolioWatchlist.symbols(of: portfolio).contains(position) {
+                        reader.error("portfolio '\(target.portfolio)' holds no '\(position)'; it holds "
+                                     + Wording.quotedList(portfolio.symbols.filter { PortfolioWatchlist.symbols(of: portfolio).contains($0) }),
+                                     key: "position")
+                        continue
+                    }
+                } else {
+                    if portfoliosComplete {
+                        let names = portfolios.map(\.name)
+                        reader.error("no portfolio '\(target.portfolio)' in portfolios.d"
+                                     + (names.isEmpty ? " (there are none)" : "; portfolios: " + names.joined(separator: ", ")),
+                                     key: "portfolio")
+                    }
+                    continue
+                }
+            }
             if var rule = draft.rule, let provider, let notify, !notify.isEmpty {
                 rule.provider = provider
                 rule.notify = notify

@@ -6,7 +6,11 @@ import PriceWatchTOML
 enum RuleReader {
     /// The keys of a `[[rule]]` table.
     static let keys = ["id", "symbol", "symbols", "provider"] + Condition.keys
-        + ["from", "rearm", "cooldown", "once", "expires", "enabled", "notify", "message", "market", "session", "urgent"]
+        + ["from", "rearm", "cooldown", "once", "expires", "enabled", "notify", "message", "market", "session", "urgent",
+           "portfolio", "measure", "position"]
+
+    /// The conditions a portfolio rule may use: levels and crossings of its figure.
+    static let portfolioConditionKeys = ["above", "below", "crosses"]
 
     /// The rules of `file`, in file order; none when the file could not be parsed.
     static func read(_ file: ConfigFile) -> [RuleDraft] {
@@ -40,7 +44,14 @@ enum RuleReader {
         reader.checkUnknownKeys(allowed: keys)
 
         let id = readID(reader)
-        let symbols = readSymbols(reader)
+        let isPortfolioRule = reader.has("portfolio")
+        let target = isPortfolioRule ? readPortfolioTarget(reader) : nil
+        if !isPortfolioRule {
+            for key in ["measure", "position"] where reader.has(key) {
+                reader.tableError("'\(key)' applies only to portfolio rules (with 'portfolio = \"NAME\"')", at: key)
+            }
+        }
+        let symbols = isPortfolioRule ? target.map { [$0.subject] } : readSymbols(reader)
         let provider = reader.nonEmptyString("provider", expected: "a provider name")
 
         // The condition: exactly one of its keys; every written condition value is checked.
@@ -53,9 +64,22 @@ enum RuleReader {
                               at: conditionKeys[1])
         }
         var condition: Condition?
+        if isPortfolioRule, let key = conditionKeys.first(where: { !Self.portfolioConditionKeys.contains($0) }) {
+            reader.tableError("a portfolio rule compares its measure with a level: expected "
+                              + Wording.quotedList(Self.portfolioConditionKeys, conjunction: "or") + ", found '\(key)' "
+                              + "(for a day's move, use measure = \"day_change_percent\")", at: key)
+        }
         for key in conditionKeys {
             guard let value = reader.decimal(key) else { continue }
             let isPercent = ["rise", "fall", "move"].contains(key)
+            if isPortfolioRule {
+                if let measure = target?.measure, !measure.allowsNonPositiveLevel, !value.isPositive {
+                    reader.error("expected a level greater than 0 for measure '\(measure.rawValue)', found \(value)", key: key)
+                    continue
+                }
+                if conditionKeys.count == 1 { condition = Condition(key: key, value: value) }
+                continue
+            }
             guard value.isPositive else {
                 reader.error("expected a \(isPercent ? "percent" : "price") greater than 0, found \(value)", key: key)
                 continue
@@ -85,6 +109,12 @@ enum RuleReader {
             }
         }
 
+        if isPortfolioRule {
+            for key in ["from", "market", "session", "symbol", "symbols"] where reader.has(key) {
+                reader.tableError("'\(key)' does not apply to a portfolio rule (it watches portfolio '\(target?.portfolio ?? "")', "
+                                  + "valued from its holdings' prices)", at: key)
+            }
+        }
         let market = readMarket(reader)
         let session = readSession(reader)
         let urgent = reader.bool("urgent")
@@ -96,9 +126,40 @@ enum RuleReader {
                         once: once ?? false, expires: expires, enabled: enabled ?? true, notify: notify ?? [],
                         message: message, market: market, session: session ?? .always)
             rule?.urgent = urgent ?? false
+            rule?.portfolio = target
         }
         let writtenID: String? = if case .string(let text)? = values["id"], !text.isEmpty { text } else { nil }
         return RuleDraft(reader: reader, id: writtenID, provider: provider, notify: notify, rule: rule)
+    }
+
+    /// `portfolio = "NAME"`, `measure` and, for the position measures, `position`. Whether the
+    /// portfolio exists is checked across files, by the loader.
+    private static func readPortfolioTarget(_ reader: TableReader) -> PortfolioTarget? {
+        let name = reader.nonEmptyString("portfolio", expected: "a portfolio name (its file in portfolios.d without .toml)")
+        let measures = PortfolioTarget.Measure.allCases.map(\.rawValue)
+        var measure: PortfolioTarget.Measure?
+        if reader.require("measure", "; a portfolio rule needs one of " + Wording.quotedList(measures, conjunction: "or")),
+           let text = reader.nonEmptyString("measure", expected: "a measure") {
+            measure = PortfolioTarget.Measure(rawValue: text)
+            if measure == nil {
+                var message = "expected " + Wording.quotedList(measures, conjunction: "or") + ", found \(Wording.quoted(text))"
+                if let suggestion = Suggestion.closest(to: text, among: measures) { message += "; did you mean '\(suggestion)'?" }
+                reader.error(message, key: "measure")
+            }
+        }
+        var position: String?
+        if let measure, measure.needsPosition {
+            if reader.require("position", "; measure '\(measure.rawValue)' needs the symbol of a position"),
+               let symbol = reader.nonEmptyString("position", expected: "a symbol") {
+                if let problem = symbolProblem(symbol) { reader.error(problem, key: "position") } else { position = symbol }
+            }
+            if position == nil { return nil }
+        } else if let measure, reader.has("position") {
+            reader.tableError("'position' applies only to measures 'position_profit_percent' and 'position_weight', "
+                              + "not to '\(measure.rawValue)'", at: "position")
+        }
+        guard let name, let measure else { return nil }
+        return PortfolioTarget(portfolio: name, measure: measure, position: position)
     }
 
     /// `session = "always" | "regular" | "extended"`.

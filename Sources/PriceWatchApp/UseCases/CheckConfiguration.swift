@@ -16,8 +16,6 @@ public enum CheckConfiguration {
         }
         // The operator's trading calendars (calendars.d beside the main file): errors fail the check.
         all += MarketCalendarsLoader.checkOverrides(configPath: configPath)
-        // Portfolios (portfolios.d beside the main file): errors fail the check, loose modes warn.
-        all += PortfolioReader.load(mainFile: configPath).diagnostics
         guard let configuration, !all.containsErrors else { return (nil, all) }
         return (configuration, all)
     }

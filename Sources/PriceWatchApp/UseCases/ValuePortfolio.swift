@@ -24,9 +24,7 @@ public enum ValuePortfolio {
         guard let configuration = CommandConfiguration.load(configPath: configPath, environment: environment, report: report) else {
             return .configurationFailed
         }
-        let (portfolios, diagnostics) = PortfolioReader.load(mainFile: configPath)
-        report(diagnostics)
-        guard !diagnostics.containsErrors else { return .configurationFailed }
+        let portfolios = configuration.portfolios
         let chosen = name.map { wanted in portfolios.filter { $0.name == wanted } } ?? portfolios
         if chosen.isEmpty { return .unknownPortfolio(available: portfolios.map(\.name)) }
         var book = ExchangeRateBook()
@@ -42,21 +40,29 @@ public enum ValuePortfolio {
                 let store = try SQLiteAlertStore.openReadOnly(path: configuration.statePath)
                 let quotes = try await store.latestQuoteDetails()
                 try store.close()
-                // The newest quote of each symbol, whichever provider gave it.
+                // The newest quote of each symbol, whichever provider gave it; without reference
+                // rates, the recorded currency pairs (EURUSD=X) are the rates.
                 for (key, quote) in quotes where prices[key.symbol].map({ $0.time < quote.time }) ?? true {
                     prices[key.symbol] = PortfolioValuation.Price(price: quote.price, previousClose: quote.previousClose,
                                                                   currency: quote.currency, time: quote.time, provider: key.provider)
+                }
+                if rates == nil {
+                    for (key, quote) in quotes {
+                        guard let pair = CurrencyPairSymbol(symbol: key.symbol), prices[key.symbol]?.time == quote.time else { continue }
+                        book.add(pair.rate(from: quote, provider: key.provider))
+                    }
                 }
             } catch {
                 return .failed("\(error)")
             }
         }
         let frozen = book
-        let staleAfter = configuration.staleAfter.seconds * 1000
+        let freshness = PriceFreshness(staleAfterMilliseconds: configuration.staleAfter.seconds * 1000,
+                                       hours: MarketCalendarsLoader.load(configPath: configPath, environment: environment).calendars)
         return .valued(chosen.map { portfolio in
-            PortfolioValuation.value(portfolio, prices: prices, now: now, staleAfterMilliseconds: staleAfter) { from, to in
-                frozen.convert(from: from, to: to, at: now)
-            }
+            PortfolioValuation.value(portfolio, prices: prices, now: now, isStale: { symbol, price in
+                freshness.isStale(symbol: symbol, time: price.time, now: now)
+            }, rate: { from, to in frozen.convert(from: from, to: to, at: now) })
         })
     }
 }

@@ -8,6 +8,9 @@ import PriceWatchTOML
 public enum PortfolioReader {
     static let keys = ["currency", "cash", "lot"]
     static let lotKeys = ["symbol", "quantity", "price", "currency", "date", "fees"]
+    /// How the unit names the credential copies of `portfolios.d/NAME.toml`:
+    /// `LoadCredential=portfolios:/etc/pricewatch/portfolios.d` gives `portfolios_NAME.toml`.
+    static let credentialFilePrefix = "portfolios_"
 
     /// `portfolios.d` beside the main file at `mainFile`, absolute.
     public static func directory(mainFile: String) -> String {
@@ -16,24 +19,42 @@ public enum PortfolioReader {
 
     /// The portfolios of `portfolios.d` in the main file's directory (none when it does not
     /// exist) and every diagnostic; a file with errors gives no portfolio.
-    public static func load(mainFile: String) -> (portfolios: [Portfolio], diagnostics: [Diagnostic]) {
+    ///
+    /// Under systemd the daemon's dynamic user cannot read `portfolios.d` (root's, mode 0750):
+    /// the unit hands the files over as credentials (`LoadCredential=portfolios:...`), and when
+    /// `$CREDENTIALS_DIRECTORY` in `environment` holds any `portfolios_NAME.toml`, those copies
+    /// are read instead (made when the service started; diagnostics still name
+    /// `portfolios.d/NAME.toml`).
+    public static func load(mainFile: String, environment: [String: String] = [:]) -> (portfolios: [Portfolio], diagnostics: [Diagnostic]) {
         let directory = ConfigPaths.directory(of: mainFile)
         let display = ConfigPaths.join(directory, "portfolios.d")
-        let absolute = ConfigPaths.absolute(display)
-        guard ConfigPaths.kind(of: absolute) == .directory else { return ([], []) }
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: absolute)
-        } catch {
-            return ([], [.error("cannot list the portfolios directory: \(ConfigPaths.describe(error))", path: display)])
+        var absolute = ConfigPaths.absolute(display)
+        var names: [String] = []
+        var credentialPrefix = ""
+        if let credentials = environment["CREDENTIALS_DIRECTORY"], !credentials.isEmpty,
+           let entries = try? FileManager.default.contentsOfDirectory(atPath: credentials),
+           entries.contains(where: { $0.hasPrefix(credentialFilePrefix) && $0.hasSuffix(".toml") }) {
+            absolute = credentials
+            credentialPrefix = credentialFilePrefix
+            names = entries.filter { $0.hasPrefix(credentialFilePrefix) }
+        } else {
+            guard ConfigPaths.kind(of: absolute) == .directory else { return ([], []) }
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: absolute)
+            } catch {
+                return ([], [.error("cannot list the portfolios directory: \(ConfigPaths.describe(error))", path: display)])
+            }
         }
         var portfolios: [Portfolio] = []
         var diagnostics: [Diagnostic] = []
-        for name in names.filter({ $0.hasSuffix(".toml") && !$0.hasPrefix(".") }).sorted() {
-            let path = ConfigPaths.join(absolute, name)
+        for entry in names.filter({ $0.hasSuffix(".toml") && !$0.hasPrefix(".") }).sorted() {
+            let name = String(entry.dropFirst(credentialPrefix.count))
+            let path = ConfigPaths.join(absolute, entry)
             let file = ConfigFile.read(absolutePath: path, displayPath: ConfigPaths.join(display, name), what: "portfolio file")
             let portfolio = read(file, name: String(name.dropLast(5)))
-            if let warning = looseModeWarning(path: path, display: ConfigPaths.join(display, name)) { diagnostics.append(warning) }
+            if credentialPrefix.isEmpty, let warning = looseModeWarning(path: path, display: ConfigPaths.join(display, name)) {
+                diagnostics.append(warning)
+            }
             diagnostics += file.diagnostics
             if let portfolio, !file.diagnostics.containsErrors { portfolios.append(portfolio) }
         }

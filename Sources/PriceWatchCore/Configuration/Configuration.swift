@@ -30,6 +30,11 @@ public struct Configuration: Sendable, Hashable {
     public var http: HTTPEndpointSettings? = nil
     /// The `[[digest]]` tables, in file order (docs/digests.md).
     public var digests: [DigestSettings] = []
+    /// The portfolios of `portfolios.d`, by file name (docs/portfolios.md).
+    public var portfolios: [Portfolio] = []
+    /// The rules that watch a portfolio (``Rule/portfolio`` set), in file order; not in
+    /// ``rules``, which watch prices.
+    public var portfolioRules: [Rule] = []
 
     /// `stale_after` when not given: 15 minutes.
     // A positive literal: this initialiser cannot fail.
@@ -58,12 +63,26 @@ public struct Configuration: Sendable, Hashable {
     public func sink(named name: String) -> SinkConfiguration? { sinks.first { $0.name == name } }
 
     /// Every symbol some enabled-or-not rule watches through `provider`, sorted.
+    /// Every symbol some enabled-or-not rule watches through `provider`, and the holdings and
+    /// currency pairs of the portfolios its portfolio rules watch, sorted.
     public func symbols(for provider: String) -> [String] {
-        Array(Set(rules.filter { $0.provider == provider }.flatMap(\.symbols))).sorted()
+        var symbols = Set(rules.filter { $0.provider == provider }.flatMap(\.symbols))
+        for rule in portfolioRules where rule.provider == provider {
+            guard let name = rule.portfolio?.portfolio, let portfolio = portfolios.first(where: { $0.name == name }) else { continue }
+            symbols.formUnion(PortfolioWatchlist.symbols(of: portfolio))
+        }
+        return symbols.sorted()
     }
 
-    /// All distinct watched symbols.
-    public var allSymbols: Set<String> { Set(rules.flatMap(\.symbols)) }
+    /// All distinct watched symbols (the portfolio rules' holdings and currency pairs too).
+    public var allSymbols: Set<String> {
+        var symbols = Set(rules.flatMap(\.symbols))
+        let watched = Set(portfolioRules.compactMap { $0.portfolio?.portfolio })
+        for portfolio in portfolios where watched.contains(portfolio.name) {
+            symbols.formUnion(PortfolioWatchlist.symbols(of: portfolio))
+        }
+        return symbols
+    }
 }
 
 /// A `[providers.NAME]` table.

@@ -79,9 +79,11 @@ public struct AlertEngine: Sendable {
     /// carried by the alerts (nil in backtests). `session` places the quote in its market's
     /// regular session (nil: the market is unknown, every quote is in session and no open is
     /// known).
+    /// `requirePositivePrice` is false for a portfolio rule's figures.
     public mutating func process(_ quote: Quote, source index: Int, provider: String?, now: Timestamp?,
-                                 session: SessionContext? = nil) -> Outcome {
-        let acceptance = QuoteAcceptance.decide(quote, lastAccepted: histories[index].latestTime, now: now)
+                                 session: SessionContext? = nil, requirePositivePrice: Bool = true) -> Outcome {
+        let acceptance = QuoteAcceptance.decide(quote, lastAccepted: histories[index].latestTime, now: now,
+                                                requirePositivePrice: requirePositivePrice)
         guard acceptance == .accepted else { return .notAccepted(acceptance) }
 
         var outcome = Outcome(acceptance: .accepted, alerts: [], suppressed: [])

@@ -87,6 +87,16 @@ public struct PortfolioValuation: Sendable, Hashable {
     /// ``rateStaleAfterMilliseconds``, is stale.
     public static func value(_ portfolio: Portfolio, prices: [String: Price], now: Timestamp, staleAfterMilliseconds: Int64,
                              rate: (String, String) -> ExchangeRate?) -> PortfolioValuation {
+        value(portfolio, prices: prices, now: now, isStale: { _, price in
+            now.milliseconds - price.time.milliseconds > staleAfterMilliseconds
+        }, rate: rate)
+    }
+
+    /// Values `portfolio` at `now`, asking `isStale` (symbol, price) whether a price is too old
+    /// to use (``PriceFreshness`` knows market hours).
+    public static func value(_ portfolio: Portfolio, prices: [String: Price], now: Timestamp,
+                             isStale: (String, Price) -> Bool,
+                             rate: (String, String) -> ExchangeRate?) -> PortfolioValuation {
         func staleness(_ conversion: ExchangeRate?) -> String? {
             guard let conversion, now.milliseconds - conversion.time.milliseconds > rateStaleAfterMilliseconds else { return nil }
             return "stale rate of \(conversion.time.rfc3339) (\(conversion.source))"
@@ -126,7 +136,7 @@ public struct PortfolioValuation: Sendable, Hashable {
                         position.dayChange = quantity.multiplied(by: change)
                     }
                 }
-                if now.milliseconds - price.time.milliseconds > staleAfterMilliseconds {
+                if isStale(symbol, price) {
                     position.excluded = "stale price of \(price.time.rfc3339) (\(price.provider))"
                 }
             } else if quantity.scaled != 0 {

@@ -15,8 +15,12 @@ public enum QuoteAcceptance: Sendable, Hashable {
     /// Decides whether to accept `quote`. `now` is the wall-clock time (nil in backtests, where
     /// there is no "now"); `lastAccepted` is the time of the last accepted quote of the same
     /// symbol from the same provider.
-    public static func decide(_ quote: Quote, lastAccepted: Timestamp?, now: Timestamp?) -> QuoteAcceptance {
-        guard quote.price.isPositive else {
+    ///
+    /// `requirePositivePrice` is false only for a portfolio rule's figures (a profit may be
+    /// zero or negative).
+    public static func decide(_ quote: Quote, lastAccepted: Timestamp?, now: Timestamp?,
+                              requirePositivePrice: Bool = true) -> QuoteAcceptance {
+        guard quote.price.isPositive || !requirePositivePrice else {
             return .rejected(reason: "price must be greater than zero, got \(quote.price)")
         }
         if let now, quote.time.milliseconds - now.milliseconds > futureTolerance {

@@ -26,6 +26,9 @@ public struct Rule: Sendable, Hashable {
     public var session: RuleSession
     /// `urgent`: its alerts go out during a sink's quiet hours too. Not part of the fingerprint.
     public var urgent: Bool = false
+    /// `portfolio` (with `measure` and `position`): the rule watches a figure of a portfolio's
+    /// valuation instead of a price; its one symbol is the target's ``PortfolioTarget/subject``.
+    public var portfolio: PortfolioTarget? = nil
 
     public init(id: String, symbols: [String], provider: String? = nil, condition: Condition,
                 baseline: Baseline = .previousClose, rearm: ExactDecimal = .zero, cooldown: RuleDuration? = nil,
@@ -52,6 +55,7 @@ public struct Rule: Sendable, Hashable {
     /// `expires`, `enabled`) keeps the state.
     public var fingerprint: String {
         var text = "\(condition.key)=\(condition.value)"
+        if let portfolio { text = "\(portfolio.measure.rawValue):" + text }
         if condition.isPercent { text += ";from=\(baseline)" }
         if condition.key != "crosses" { text += ";rearm=\(rearm)" }
         return text
@@ -67,6 +71,7 @@ public struct Rule: Sendable, Hashable {
     /// close`, `move 5% in 1h`, `crosses 200`.
     public var conditionText: String {
         let value = condition.value.description
+        if let portfolio { return "\(portfolio.label) \(condition.key) \(value)" }
         guard condition.isPercent else { return "\(condition.key) \(value)" }
         switch baseline {
         case .previousClose: return "\(condition.key) \(value)% from previous close"

@@ -156,11 +156,15 @@ public struct RuleStateMachine: Sendable, Hashable {
         let hundred = Int128(ExactDecimal.hundred.scaled)
         switch kind {
         case .above:
-            // price < level * (1 - r/100)  <=>  price * 100 < level * (100 - r)
-            return Int128(price.scaled) * 100 * Int128(ExactDecimal.unit) < Int128(value) * (hundred - Int128(rearm))
+            // price < level - |level| * r/100  <=>  price * 100 < level * 100 - |level| * r
+            // (for a price level, which is positive: price < level * (1 - r/100); a portfolio
+            // rule's level may be negative, and its band still lies below it)
+            return Int128(price.scaled) * 100 * Int128(ExactDecimal.unit)
+                < Int128(value) * hundred - Int128(value.magnitude) * Int128(rearm)
         case .below:
-            // price > level * (1 + r/100)  <=>  price * 100 > level * (100 + r)
-            return Int128(price.scaled) * 100 * Int128(ExactDecimal.unit) > Int128(value) * (hundred + Int128(rearm))
+            // price > level + |level| * r/100  <=>  price * 100 > level * 100 + |level| * r
+            return Int128(price.scaled) * 100 * Int128(ExactDecimal.unit)
+                > Int128(value) * hundred + Int128(value.magnitude) * Int128(rearm)
         case .crosses:
             return false
         case .rise:
@@ -175,3 +179,4 @@ public struct RuleStateMachine: Sendable, Hashable {
         }
     }
 }
+

@@ -12,6 +12,8 @@ import PriceWatchCore
 /// writes again.
 public actor RuleEvaluator {
     private var engine: AlertEngine
+    /// The portfolio rules, valued from the same quotes (docs/portfolios.md).
+    private var portfolioEngine: PortfolioRuleEngine
     /// The trading calendars: where a quote lies in its session, for `session` and
     /// `from = "open"` rules.
     private let marketHours: any MarketHours
@@ -56,6 +58,7 @@ public actor RuleEvaluator {
         self.doorbell = doorbell
         self.logger = logger
         self.engine = try await Self.loadEngine(configuration: configuration, store: store)
+        self.portfolioEngine = try await Self.loadPortfolioEngine(configuration: configuration, store: store)
     }
 
     /// Switches to a new configuration (SIGHUP). States of rules whose condition, value,
@@ -66,9 +69,21 @@ public actor RuleEvaluator {
         defer { release() }
         let engine = try await Self.loadEngine(configuration: configuration, store: store,
                                                carryingOver: engineAheadOfStore ? nil : self.engine)
+        let portfolioEngine = try await Self.loadPortfolioEngine(configuration: configuration, store: store,
+                                                                 carryingOver: self.portfolioEngine)
         engineAheadOfStore = false
         self.configuration = configuration
         self.engine = engine
+        self.portfolioEngine = portfolioEngine
+    }
+
+    /// Builds the portfolio rules' engine from the stored rule states; `previous`'s prices and
+    /// rates carry over (they are not state: a lost one comes back with the next poll).
+    private static func loadPortfolioEngine(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore,
+                                            carryingOver previous: PortfolioRuleEngine? = nil) async throws -> PortfolioRuleEngine {
+        guard !configuration.portfolioRules.isEmpty else { return PortfolioRuleEngine(rules: [], portfolios: []) }
+        return PortfolioRuleEngine(rules: configuration.portfolioRules, portfolios: configuration.portfolios,
+                                   storedStates: try await store.ruleStates(), carryingOver: previous)
     }
 
     /// Builds the engine from the stored rule states and, per source, the history its longest
@@ -168,6 +183,7 @@ public actor RuleEvaluator {
     private func evaluate(_ poll: PollBacklog.Poll, commitTime: Timestamp) async throws -> Report {
         if engineAheadOfStore {
             engine = try await Self.loadEngine(configuration: configuration, store: store)
+            portfolioEngine = try await Self.loadPortfolioEngine(configuration: configuration, store: store, carryingOver: portfolioEngine)
             engineAheadOfStore = false
         }
         let provider = poll.provider
@@ -176,8 +192,18 @@ public actor RuleEvaluator {
         var alerts: [PendingAlert] = []
         let quotes = poll.quotes.sorted { ($0.time, $0.symbol) < ($1.time, $1.symbol) }
         for quote in quotes {
-            guard let source = engine.book.index(of: QuoteSource(provider: provider, symbol: quote.symbol)) else { continue }
             let server = poll.servedBy[quote.symbol] ?? provider
+            guard let source = engine.book.index(of: QuoteSource(provider: provider, symbol: quote.symbol)) else {
+                // Polled only for a portfolio rule: recorded for its valuation and the history.
+                if portfolioEngine.needs(quote.symbol),
+                   QuoteAcceptance.decide(quote, lastAccepted: nil, now: poll.receivedAt) == .accepted,
+                   portfolioEngine.record(quote, provider: server) {
+                    report.accepted += 1
+                    report.acceptedSymbols.insert(quote.symbol)
+                    accepted.append(quote)
+                }
+                continue
+            }
             let session = engine.book.needsSessionContext[source]
                 ? Self.sessionContext(of: quote, market: engine.book.marketOverrides[source], hours: marketHours) : nil
             let outcome = engine.process(quote, source: source, provider: server, now: poll.receivedAt, session: session)
@@ -187,6 +213,7 @@ public actor RuleEvaluator {
                 metrics.quoteAccepted(provider: server)
                 report.acceptedSymbols.insert(quote.symbol)
                 accepted.append(quote)
+                portfolioEngine.record(quote, provider: server)
             case .repeated:
                 report.repeated += 1
             case .rejected(let reason):
@@ -199,14 +226,34 @@ public actor RuleEvaluator {
             }
             alerts += outcome.alerts
         }
-        let commit = StoreCommit(provider: provider, quotes: accepted, states: engine.drainChangedStates(), alerts: alerts, now: commitTime)
+        if !portfolioEngine.isEmpty {
+            let freshness = PriceFreshness(staleAfterMilliseconds: configuration.staleAfter.seconds &* 1000, hours: marketHours)
+            let outcome = portfolioEngine.evaluate(now: poll.receivedAt, freshness: freshness)
+            for change in outcome.changes {
+                if let reason = change.reason {
+                    logger.warning("portfolio rules not evaluated: \(reason)", metadata: ["portfolio": "\(change.portfolio)"])
+                } else {
+                    logger.notice("portfolio rules evaluated again: every price and rate is known", metadata: ["portfolio": "\(change.portfolio)"])
+                }
+            }
+            for key in outcome.suppressed {
+                logger.info("alert suppressed by cooldown", metadata: ["rule": "\(key.rule)", "symbol": "\(key.symbol)"])
+            }
+            alerts += outcome.alerts
+        }
+        var states = engine.drainChangedStates()
+        states.merge(portfolioEngine.drainChangedStates()) { _, portfolio in portfolio }
+        let commit = StoreCommit(provider: provider, quotes: accepted, states: states, alerts: alerts, now: commitTime)
         guard !commit.isEmpty else { return report }
         do {
             try await store.commit(commit)
         } catch {
             engineAheadOfStore = true
-            if let rebuilt = try? await Self.loadEngine(configuration: configuration, store: store) {
+            if let rebuilt = try? await Self.loadEngine(configuration: configuration, store: store),
+               let rebuiltPortfolios = try? await Self.loadPortfolioEngine(configuration: configuration, store: store,
+                                                                           carryingOver: portfolioEngine) {
                 engine = rebuilt
+                portfolioEngine = rebuiltPortfolios
                 engineAheadOfStore = false
             }
             throw error

@@ -1,0 +1,143 @@
+/// Portfolio rules over the quote stream (docs/portfolios.md, "Portfolio rules"): the latest
+/// price of every holding and the latest rate of every currency pair the watched portfolios
+/// need, a valuation of each portfolio whose inputs changed, and its figures evaluated by the
+/// same ``AlertEngine`` and ``RuleStateMachine`` as prices, so `rearm`, `cooldown`, `once` and
+/// `expires` mean what they mean for a price.
+///
+/// A figure is evaluated only when the whole valuation is known: a holding without a price, a
+/// stale price (``PriceFreshness``) or a missing rate leaves the portfolio's rules unevaluated,
+/// never evaluated on a partial total. The figure's time is the newest of its inputs, so the
+/// same inputs never evaluate twice.
+///
+/// Pure and synchronous, like ``AlertEngine``: quotes, the instant and the calendars are given.
+public struct PortfolioRuleEngine: Sendable {
+    private var engine: AlertEngine
+    private let portfolios: [String: Portfolio]
+    /// Per needed symbol, the portfolios that need it.
+    private let neededBy: [String: [String]]
+    /// Per portfolio, its rules' slots: (rule index, source index).
+    private let targets: [String: [(rule: Rule, source: Int)]]
+    private var prices: [String: PortfolioValuation.Price] = [:]
+    private var rates: [String: ExchangeRate] = [:]
+    private var touched: Set<String> = []
+    /// Per portfolio, why its rules are not being evaluated (for one log line per change).
+    private var incomplete: [String: String] = [:]
+
+    /// What one evaluation did.
+    public struct Outcome: Sendable {
+        public var alerts: [PendingAlert] = []
+        public var suppressed: [RuleStateKey] = []
+        /// Portfolios whose rules stopped (with the reason) or resumed (nil) being evaluated.
+        public var changes: [(portfolio: String, reason: String?)] = []
+    }
+
+    /// - Parameters:
+    ///   - rules: the portfolio rules (each with ``Rule/portfolio`` set and its subject as its
+    ///     one symbol); rules naming a portfolio not in `portfolios` are left out.
+    ///   - previous: an engine whose prices and rates carry over (a reload).
+    public init(rules: [Rule], portfolios: [Portfolio], storedStates: [RuleStateKey: StoredRuleState] = [:],
+                carryingOver previous: PortfolioRuleEngine? = nil) {
+        let byName = Dictionary(portfolios.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let watched = rules.filter { $0.portfolio.map { byName[$0.portfolio] != nil } ?? false }
+        let book = RuleBook(rules: watched)
+        engine = AlertEngine(book: book, storedStates: storedStates, trackChanges: true)
+        var targets: [String: [(rule: Rule, source: Int)]] = [:]
+        for rule in watched {
+            guard let target = rule.portfolio, let provider = rule.provider,
+                  let source = book.index(of: QuoteSource(provider: provider, symbol: target.subject)) else { continue }
+            targets[target.portfolio, default: []].append((rule, source))
+        }
+        var neededBy: [String: [String]] = [:]
+        for name in targets.keys.sorted() {
+            guard let portfolio = byName[name] else { continue }
+            for symbol in PortfolioWatchlist.symbols(of: portfolio) { neededBy[symbol, default: []].append(name) }
+        }
+        self.portfolios = byName
+        self.targets = targets
+        self.neededBy = neededBy
+        if let previous {
+            prices = previous.prices.filter { neededBy[$0.key] != nil }
+            rates = previous.rates.filter { neededBy[$0.key] != nil }
+            touched = Set(targets.keys)
+        }
+    }
+
+    /// Whether any portfolio rule is watched.
+    public var isEmpty: Bool { targets.isEmpty }
+
+    /// Whether a watched portfolio needs quotes of `symbol` (a holding or a currency pair).
+    public func needs(_ symbol: String) -> Bool { neededBy[symbol] != nil }
+
+    /// Takes a quote (from any provider) of a holding or a currency pair; returns whether it was
+    /// needed and newer than the one known. A price of zero or below is not taken.
+    @discardableResult
+    public mutating func record(_ quote: Quote, provider: String) -> Bool {
+        guard let names = neededBy[quote.symbol], quote.price.isPositive else { return false }
+        if let pair = CurrencyPairSymbol(symbol: quote.symbol) {
+            if let known = rates[quote.symbol], known.time >= quote.time { return false }
+            rates[quote.symbol] = pair.rate(from: quote, provider: provider)
+        } else {
+            if let known = prices[quote.symbol], known.time >= quote.time { return false }
+            prices[quote.symbol] = PortfolioValuation.Price(price: quote.price, previousClose: quote.previousClose,
+                                                            currency: quote.currency, time: quote.time, provider: provider)
+        }
+        touched.formUnion(names)
+        return true
+    }
+
+    /// Values every portfolio whose inputs changed since the last call and evaluates its rules.
+    public mutating func evaluate(now: Timestamp, freshness: PriceFreshness) -> Outcome {
+        var outcome = Outcome()
+        for name in touched.sorted() {
+            guard let portfolio = portfolios[name], let rules = targets[name] else { continue }
+            let book = ExchangeRateBook(Array(rates.values))
+            let valuation = PortfolioValuation.value(portfolio, prices: prices, now: now, isStale: { symbol, price in
+                freshness.isStale(symbol: symbol, time: price.time, now: now)
+            }, rate: { from, to in book.convert(from: from, to: to, at: now) })
+            let reason = Self.incompleteness(of: valuation)
+            if incomplete[name] != reason {
+                if reason != nil || incomplete[name] != nil { outcome.changes.append((name, reason)) }
+                incomplete[name] = reason
+            }
+            guard reason == nil else { continue }
+            let time = Self.newestInput(of: valuation)
+            for (rule, source) in rules {
+                guard let target = rule.portfolio, let figure = target.figure(in: valuation) else { continue }
+                let quote = Quote(symbol: target.subject, price: figure, time: time,
+                                  currency: target.measure.isMoney ? portfolio.currency : nil)
+                let result = engine.process(quote, source: source, provider: rule.provider, now: nil, requirePositivePrice: false)
+                outcome.alerts += result.alerts
+                outcome.suppressed += result.suppressed
+            }
+        }
+        touched.removeAll(keepingCapacity: true)
+        return outcome
+    }
+
+    /// The states changed since the last drain, keyed for the store.
+    public mutating func drainChangedStates() -> [RuleStateKey: StoredRuleState] { engine.drainChangedStates() }
+
+    /// Why a valuation cannot be used, naming the first thing left out; nil when complete.
+    static func incompleteness(of valuation: PortfolioValuation) -> String? {
+        if let position = valuation.positions.first(where: { $0.excluded != nil && $0.quantity.scaled != 0 }) {
+            return "\(position.symbol): \(position.excluded ?? "")"
+        }
+        if let cash = valuation.cash.first(where: { $0.excluded != nil }) {
+            return "cash in \(cash.currency): \(cash.excluded ?? "")"
+        }
+        return nil
+    }
+
+    /// The newest time of the prices and rates a valuation used.
+    static func newestInput(of valuation: PortfolioValuation) -> Timestamp {
+        var newest = Timestamp(milliseconds: 0)
+        for position in valuation.positions where position.quantity.scaled != 0 {
+            if let time = position.price?.time, time > newest { newest = time }
+            if let rate = position.rate, rate.source != "identity", rate.time > newest { newest = rate.time }
+        }
+        for cash in valuation.cash {
+            if let rate = cash.rate, rate.source != "identity", rate.time > newest { newest = rate.time }
+        }
+        return newest
+    }
+}

@@ -1,0 +1,24 @@
+/// The symbols a watched portfolio needs polled: every symbol it holds, and one currency pair
+/// (`EURUSD=X`, ``CurrencyPairSymbol``) per foreign currency of its holdings and cash, priced
+/// in the home currency.
+public enum PortfolioWatchlist {
+    /// The symbols of `portfolio`, holdings first, each once.
+    public static func symbols(of portfolio: Portfolio) -> [String] {
+        var held: [String] = []
+        var foreign: [String] = []
+        for symbol in portfolio.symbols {
+            let lots = portfolio.lots.filter { $0.symbol == symbol }
+            let quantity = lots.reduce(ExactDecimal.zero) { $0.adding($1.quantity) ?? $0 }
+            guard quantity.scaled != 0 else { continue }
+            held.append(symbol)
+            if let currency = lots.first?.currency, currency != portfolio.currency, !foreign.contains(currency) {
+                foreign.append(currency)
+            }
+        }
+        for (currency, amount) in portfolio.cash.sorted(by: { $0.key < $1.key })
+        where currency != portfolio.currency && amount.scaled != 0 && !foreign.contains(currency) {
+            foreign.append(currency)
+        }
+        return held + foreign.map { CurrencyPairSymbol(base: $0, quote: portfolio.currency).symbol }
+    }
+}
