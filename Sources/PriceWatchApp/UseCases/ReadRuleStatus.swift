@@ -38,7 +38,8 @@ public enum ReadRuleStatus {
             }
         }
         var statuses: [RuleStatus] = []
-        for rule in configuration.rules {
+        // Portfolio rules after price rules; their one symbol is the figure (`@retirement:value`).
+        for rule in configuration.rules + configuration.portfolioRules {
             for symbol in rule.symbols {
                 let key = RuleStateKey(rule: rule.id, symbol: symbol)
                 let record = alerts[key]
