@@ -63,7 +63,8 @@ install-unit:
 # existing configuration is never changed, not even by adding example rule files to its
 # rules.d, which would start watching them. Without one, files already there are kept. The
 # credential files are created empty (mode 0600) when missing, because LoadCredential= fails
-# the unit for a missing file; fill in the ones your configuration names.
+# the unit for a missing file; fill in the ones your configuration names. portfolios.d (0750,
+# private data) is created for the same reason: the unit loads it as credentials.
 install-config:
 	@set -e; existing=no; \
 	if [ -e "$(DESTDIR)$(CONFDIR)/pricewatch.toml" ]; then existing=yes; fi; \
@@ -79,7 +80,8 @@ install-config:
 			echo "installed $(CONFDIR)/$${file#./}"; \
 		fi; \
 	done
-	@set -e; $(INSTALL) -d -m 0700 "$(DESTDIR)$(CONFDIR)/credentials"; \
+	@set -e; $(INSTALL) -d -m 0750 "$(DESTDIR)$(CONFDIR)/portfolios.d"; \
+	$(INSTALL) -d -m 0700 "$(DESTDIR)$(CONFDIR)/credentials"; \
 	for name in $(CREDENTIALS); do \
 		target="$(DESTDIR)$(CONFDIR)/credentials/$$name"; \
 		if [ -e "$$target" ]; then \

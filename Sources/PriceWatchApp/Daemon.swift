@@ -129,7 +129,7 @@ public enum Daemon {
         // Digests (docs/digests.md): one job per [[digest]]; their schedules are read here, at start.
         let digests = DigestJobs(
             builder: DigestBuilder(history: candles, alerts: watchedStore, marketHours: markets, renderer: CairoChartRenderer(),
-                                   sections: [PortfolioDigestSection(configPath: configPath, store: store),
+                                   sections: [PortfolioDigestSection(portfolios: { await evaluator.currentConfiguration.portfolios }, store: store),
                                               PaperDigestSection(store: store)], logger: logger),
             outbox: watchedStore, configuration: { await evaluator.currentConfiguration }, wallClock: wallClock, logger: logger)
         let scheduler = JobScheduler(jobs: [housekeeping.job, historyRetention.job] + digests.jobs(for: setup.configuration.digests, marketHours: markets),

@@ -56,6 +56,17 @@ public enum ConfigurationLoader {
         let drafts = ruleSet?.drafts ?? []
 
         let (portfolios, portfolioDiagnostics) = PortfolioReader.load(mainFile: mainFile, environment: environment)
+        if !portfolioDiagnostics.containsErrors {
+            for digest in settings.digests {
+                guard let names = digest.portfolios, let path = settings.digestPortfolioPaths[digest.name] else { continue }
+                for (index, name) in names.enumerated() where !portfolios.contains(where: { $0.name == name }) {
+                    let known = portfolios.map(\.name)
+                    main.error("digest '\(digest.name)': portfolios: no portfolio '\(name)' in portfolios.d"
+                               + (known.isEmpty ? " (there are none)" : "; portfolios: " + known.joined(separator: ", ")),
+                               at: path.appending(index: index))
+                }
+            }
+        }
         var configuration: Configuration?
         if main.root != nil {
             let rules = resolve(drafts, settings: settings, main: main, portfolios: portfolios,

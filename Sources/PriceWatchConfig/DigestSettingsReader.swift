@@ -5,19 +5,23 @@ import PriceWatchTOML
 /// Reads the main file's `[[digest]]` tables (`docs/digests.md`, "Configuration"): each a
 /// digest with a name, a schedule in a time zone, its sinks and what goes in.
 extension MainFileReader {
-    static let digestKeys = ["name", "schedule", "on_close", "timezone", "period", "notify", "top", "charts", "markets"]
+    static let digestKeys = ["name", "schedule", "on_close", "timezone", "period", "notify", "top", "charts", "markets",
+                             "portfolios", "paper"]
     /// The largest `top`: a digest is a summary, and chat services limit a message's size.
     static let maximumDigestTop = 25
 
     /// The valid digests, in file order. `settings` must already hold the sinks and the main
     /// `notify` (a digest without `notify` goes where rules without one go).
-    func readDigests(_ root: TableReader, settings: MainSettings) -> [DigestSettings] {
-        guard let value = root["digest"] else { return [] }
+    ///
+    /// Also returns, per digest name, where its `portfolios` list is written.
+    func readDigests(_ root: TableReader, settings: MainSettings) -> ([DigestSettings], [String: TOMLKeyPath]) {
+        guard let value = root["digest"] else { return ([], [:]) }
         guard case .array(let array) = value else {
             root.error("expected an array of tables ([[digest]] with name and schedule), found \(value.kindDescription)", key: "digest")
-            return []
+            return ([], [:])
         }
         var digests: [DigestSettings] = []
+        var digestPortfolioPaths: [String: TOMLKeyPath] = [:]
         var names: [String: TOMLKeyPath] = [:]
         for (index, element) in array.elements.enumerated() {
             let path = TOMLKeyPath(keys: "digest").appending(index: index)
@@ -113,11 +117,20 @@ extension MainFileReader {
                 markets = codes.map { MarketIdentifier($0) }
             }
 
+            // Which portfolios and paper accounts the performance sections report on; whether a
+            // portfolio exists is checked by the loader, which reads portfolios.d.
+            let portfolios = reader.has("portfolios") ? reader.nameList("portfolios", kind: "portfolio") : nil
+            let paper = reader.has("paper") ? reader.nameList("paper", kind: "paper account") : nil
+
             guard file.errorCount == errors, let name, let schedule, let notify, !notify.isEmpty else { continue }
             let defaultPeriod: DigestPeriod = if case .calendar(let calendar) = schedule, case .weekly = calendar.cadence { .week } else { .day }
-            digests.append(DigestSettings(name: name, schedule: schedule, timeZone: zone, period: period ?? defaultPeriod, notify: notify,
-                                          topCount: top, charts: charts, markets: markets))
+            var digest = DigestSettings(name: name, schedule: schedule, timeZone: zone, period: period ?? defaultPeriod, notify: notify,
+                                        topCount: top, charts: charts, markets: markets)
+            digest.portfolios = portfolios
+            digest.paperAccounts = paper
+            if portfolios != nil { digestPortfolioPaths[name] = path.appending("portfolios") }
+            digests.append(digest)
         }
-        return digests
+        return (digests, digestPortfolioPaths)
     }
 }

@@ -63,7 +63,7 @@ struct MainFileReader {
                 if file.errorCount == errors { settings.defaultNotify = names }
             }
         }
-        settings.digests = readDigests(reader, settings: settings)
+        (settings.digests, settings.digestPortfolioPaths) = readDigests(reader, settings: settings)
         return settings
     }
 

@@ -42,4 +42,6 @@ struct MainSettings {
     var http: HTTPEndpointSettings?
     /// The valid `[[digest]]` tables, in file order.
     var digests: [DigestSettings] = []
+    /// Per digest name, where its `portfolios` list is written (the loader checks the names).
+    var digestPortfolioPaths: [String: TOMLKeyPath] = [:]
 }

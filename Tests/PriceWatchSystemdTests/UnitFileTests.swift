@@ -58,7 +58,8 @@ import Testing
                         "ConfigurationDirectory=pricewatch", "MemoryDenyWriteExecute=yes",
                         "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
                         "LoadCredential=smtp-password:/etc/pricewatch/credentials/smtp-password",
-                        "LoadCredential=webhook-secret:/etc/pricewatch/credentials/webhook-secret"] {
+                        "LoadCredential=webhook-secret:/etc/pricewatch/credentials/webhook-secret",
+                        "LoadCredential=portfolios:/etc/pricewatch/portfolios.d"] {
             #expect(lines.contains(setting), "missing \(setting)")
         }
         // libdispatch calls setpriority(): @resources must stay allowed.

@@ -1,22 +1,52 @@
 import Foundation
 import PriceWatchCore
+import PriceWatchServices
 import PriceWatchStore
 
-/// The paper accounts in a digest: each account's equity, return since start and cash, from the
-/// ledger and the latest stored prices (as `pricewatch paper show` computes them); nothing when
-/// there is no account.
+/// The paper accounts in a digest, a performance report for each (docs/paper-trading.md,
+/// "Performance reports"): equity, return since start, cash and the day's change at the latest
+/// stored prices (as `pricewatch paper show` computes them), then the period's change of the
+/// positions held and the best and worst of them. The digest's `paper` chooses which accounts
+/// (all by default); nothing when there is none.
 struct PaperDigestSection: DigestSection {
     let store: SQLiteAlertStore
 
-    func content(for window: Range<Timestamp>) async throws -> DigestSectionContent? {
-        let accounts = try await store.paperAccounts()
-        guard !accounts.isEmpty else { return nil }
+    func content(for window: Range<Timestamp>) async throws -> DigestSectionContent? { nil }
+
+    func content(for window: Range<Timestamp>, settings: DigestSettings) async throws -> DigestSectionContent? {
+        let accounts = try await store.paperAccounts().sorted(by: { $0.name < $1.name })
+        let chosen = settings.paperAccounts.map { names in accounts.filter { names.contains($0.name) } } ?? accounts
         var lines: [String] = []
-        for account in accounts.sorted(by: { $0.name < $1.name }) {
+        for name in settings.paperAccounts ?? [] where !accounts.contains(where: { $0.name == name }) {
+            lines.append("\(name): no such paper account (pricewatch paper open \(name) ...)")
+        }
+        guard !chosen.isEmpty || !lines.isEmpty else { return nil }
+        let recorded = try await store.latestQuoteDetails()
+        var latest: [String: Quote] = [:]
+        for (key, quote) in recorded where latest[key.symbol].map({ $0.time < quote.time }) ?? true { latest[key.symbol] = quote }
+        for account in chosen {
             let statement = try await PaperTrading.statement(of: account, store: store)
             let percent = (statement.returnSinceStart * 10_000).rounded() / 100
+            var day = ExactDecimal.zero
+            for position in statement.positions {
+                guard let quote = latest[position.symbol], let close = quote.previousClose, let change = quote.price.subtracting(close),
+                      let amount = position.quantity.multiplied(by: change) else { continue }
+                day = day.adding(amount) ?? day
+            }
             lines.append("\(account.name): equity \(PaperRendering.money(statement.equity)) \(account.currency), "
-                         + "\(percent >= 0 ? "+" : "")\(String(format: "%.2f", percent)) % since start, cash \(PaperRendering.money(statement.cash))")
+                         + "\(percent >= 0 ? "+" : "")\(String(format: "%.2f", percent)) % since start, cash \(PaperRendering.money(statement.cash)), "
+                         + "day \(PaperRendering.money(day))")
+            var holdings: [PeriodPerformance.Holding] = []
+            var start: [String: ExactDecimal] = [:]
+            var end: [String: ExactDecimal] = [:]
+            for position in statement.positions where position.quantity.scaled != 0 {
+                holdings.append(PeriodPerformance.Holding(symbol: position.symbol, quantity: position.quantity, rate: ExactDecimal(scaled: ExactDecimal.unit)))
+                end[position.symbol] = position.price
+                start[position.symbol] = try await PortfolioDigestSection.closeBefore(window.lowerBound, symbol: position.symbol,
+                                                                                     interval: DigestBuilder.interval(for: settings.period), store: store)
+            }
+            lines += PortfolioDigestSection.performanceLines(PeriodPerformance.measure(holdings, start: start, end: end),
+                                                             currency: account.currency, period: settings.period)
         }
         return DigestSectionContent(title: "Paper accounts", lines: lines)
     }

@@ -1,36 +1,88 @@
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchServices
 import PriceWatchStore
 
-/// The portfolios of `portfolios.d` in a digest: each one's value, unrealised profit and day
-/// change in its home currency at the latest recorded prices, as `pricewatch portfolio` computes
-/// them without fetching rates (positions in other currencies are counted as not valued);
-/// nothing when there is no portfolio. A price recorded within the digest's period counts: a
-/// digest after the close shows the closing prices.
+/// The portfolios in a digest, a performance report for each (docs/portfolios.md,
+/// "Performance reports"): value, unrealised profit and day change in the home currency at the
+/// latest recorded prices and currency pairs, then the period's change of the positions held
+/// and the best and worst of them. The digest's `portfolios` chooses which (all by default);
+/// nothing when there is none.
 struct PortfolioDigestSection: DigestSection {
-    let configPath: String
+    /// The configuration's portfolios (the daemon's current ones: they follow a reload).
+    let portfolios: @Sendable () async -> [Portfolio]
     let store: SQLiteAlertStore
 
-    func content(for window: Range<Timestamp>) async throws -> DigestSectionContent? {
-        let portfolios = PortfolioReader.load(mainFile: configPath).portfolios
-        guard !portfolios.isEmpty else { return nil }
+    func content(for window: Range<Timestamp>) async throws -> DigestSectionContent? { nil }
+
+    func content(for window: Range<Timestamp>, settings: DigestSettings) async throws -> DigestSectionContent? {
+        let all = await portfolios()
+        let chosen = settings.portfolios.map { names in names.compactMap { name in all.first { $0.name == name } } } ?? all
+        guard !chosen.isEmpty else { return nil }
         var prices: [String: PortfolioValuation.Price] = [:]
-        for (key, quote) in try await store.latestQuoteDetails() where prices[key.symbol].map({ $0.time < quote.time }) ?? true {
+        let recorded = try await store.latestQuoteDetails()
+        for (key, quote) in recorded where prices[key.symbol].map({ $0.time < quote.time }) ?? true {
             prices[key.symbol] = PortfolioValuation.Price(price: quote.price, previousClose: quote.previousClose, currency: quote.currency,
                                                           time: quote.time, provider: key.provider)
         }
+        var rates = ExchangeRateBook()
+        for (key, quote) in recorded {
+            guard let pair = CurrencyPairSymbol(symbol: key.symbol), prices[key.symbol]?.time == quote.time else { continue }
+            rates.add(pair.rate(from: quote, provider: key.provider))
+        }
         let now = window.upperBound
-        let lines = portfolios.map { portfolio in
-            let period = window.upperBound.milliseconds - window.lowerBound.milliseconds
+        let period = window.upperBound.milliseconds - window.lowerBound.milliseconds
+        let book = rates
+        var lines: [String] = []
+        for portfolio in chosen {
             let valuation = PortfolioValuation.value(portfolio, prices: prices, now: now, staleAfterMilliseconds: period) { from, to in
-                from == to ? ExchangeRate(base: from, quote: to, rate: ExactDecimal(scaled: ExactDecimal.unit), time: now, source: "identity") : nil
+                book.convert(from: from, to: to, at: now)
             }
             let home = valuation.currency
             let left = valuation.positions.filter { $0.excluded != nil && $0.quantity.scaled != 0 }.count
-            return "\(portfolio.name): value \(PortfolioRendering.money(valuation.totalValue, home)) \(home), "
+            lines.append("\(portfolio.name): value \(PortfolioRendering.money(valuation.totalValue, home)) \(home), "
                 + "unrealised \(PortfolioRendering.money(valuation.totalUnrealised, home)), day \(PortfolioRendering.money(valuation.totalDayChange, home))"
-                + (left == 0 ? "" : " (\(left) positions not valued: see pricewatch portfolio)")
+                + (left == 0 ? "" : " (\(left) positions not valued: see pricewatch portfolio)"))
+            var holdings: [PeriodPerformance.Holding] = []
+            var start: [String: ExactDecimal] = [:]
+            var end: [String: ExactDecimal] = [:]
+            for position in valuation.positions where position.excluded == nil && position.quantity.scaled != 0 {
+                guard let price = position.price, let rate = position.rate else { continue }
+                holdings.append(PeriodPerformance.Holding(symbol: position.symbol, quantity: position.quantity,
+                                                          divisor: PortfolioValuation.minorUnits[price.currency ?? ""] != nil ? 100 : 1,
+                                                          rate: rate.rate))
+                end[position.symbol] = price.price
+                start[position.symbol] = try await Self.closeBefore(window.lowerBound, symbol: position.symbol,
+                                                                   interval: DigestBuilder.interval(for: settings.period), store: store)
+            }
+            lines += Self.performanceLines(PeriodPerformance.measure(holdings, start: start, end: end), currency: home, period: settings.period)
         }
         return DigestSectionContent(title: "Portfolios", lines: lines)
+    }
+
+    /// The period's lines under a portfolio's or an account's first line.
+    static func performanceLines(_ performance: PeriodPerformance, currency: String, period: DigestPeriod) -> [String] {
+        guard !performance.lines.isEmpty else { return [] }
+        func signed(_ value: ExactDecimal) -> String { (value.scaled >= 0 ? "+" : "") + PortfolioRendering.money(value, currency) }
+        func percent(_ value: ExactDecimal?) -> String {
+            guard let value else { return "n/a" }
+            return (value.scaled >= 0 ? "+" : "") + value.rounded(toFractionDigits: 2).formatted(minimumFractionDigits: 2) + "%"
+        }
+        var lines = ["  \(period.rawValue): \(signed(performance.totalChange)) \(currency) (\(percent(performance.totalPercent))) on the positions held"]
+        if let best = performance.best, let worst = performance.worst {
+            var text = "  best \(best.symbol) \(percent(best.percent)) (\(signed(best.homeChange)) \(currency))"
+            if performance.lines.count > 1 { text += ", worst \(worst.symbol) \(percent(worst.percent)) (\(signed(worst.homeChange)) \(currency))" }
+            lines.append(text)
+        }
+        if !performance.unmeasured.isEmpty {
+            lines.append("  no price at the \(period.rawValue)'s start: " + performance.unmeasured.joined(separator: ", "))
+        }
+        return lines
+    }
+
+    /// The last recorded close before `instant` (within ``DigestBuilder/lookBack``).
+    static func closeBefore(_ instant: Timestamp, symbol: String, interval: CandleInterval, store: SQLiteAlertStore) async throws -> ExactDecimal? {
+        try await store.candles(symbol: symbol, interval: interval,
+                                from: Timestamp(milliseconds: instant.milliseconds - DigestBuilder.lookBack), to: instant).last?.close
     }
 }

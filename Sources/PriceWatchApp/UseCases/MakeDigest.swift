@@ -43,7 +43,7 @@ public enum MakeDigest {
                 : try SQLiteAlertStore.openReadOnly(path: configuration.statePath)
             do {
                 let builder = DigestBuilder(history: store, alerts: store, marketHours: markets, renderer: CairoChartRenderer(),
-                                            sections: [PortfolioDigestSection(configPath: configPath, store: store),
+                                            sections: [PortfolioDigestSection(portfolios: { configuration.portfolios }, store: store),
                                                        PaperDigestSection(store: store)], logger: Logger(label: "pricewatch.digest") { _ in SwiftLogNoOpLogHandler() })
                 let digest = try await builder.digest(settings, symbols: configuration.allSymbols.sorted(), due: due)
                 let id = settings.notificationID(due: due)

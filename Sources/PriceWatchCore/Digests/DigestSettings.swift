@@ -21,6 +21,10 @@ public struct DigestSettings: Sendable, Hashable {
     public var charts: Bool
     /// The markets whose state it shows.
     public var markets: [MarketIdentifier]
+    /// `portfolios`: the portfolios its performance section reports on (nil: every one).
+    public var portfolios: [String]? = nil
+    /// `paper`: the paper accounts its performance section reports on (nil: every one).
+    public var paperAccounts: [String]? = nil
 
     public init(name: String, schedule: CalendarSchedule, period: DigestPeriod, notify: [String],
                 topCount: Int = DigestSettings.defaultTopCount, charts: Bool = true, markets: [MarketIdentifier] = []) {

@@ -5,7 +5,7 @@
 /// `expires` mean what they mean for a price.
 ///
 /// A figure is evaluated only when the whole valuation is known: a holding without a price, a
-/// stale price (``PriceFreshness``) or a missing rate leaves the portfolio's rules unevaluated,
+/// stale price (``PriceFreshness``, at the newest input) or a missing rate leaves the portfolio's rules unevaluated,
 /// never evaluated on a partial total. The figure's time is the newest of its inputs, so the
 /// same inputs never evaluate twice.
 ///
@@ -86,10 +86,17 @@ public struct PortfolioRuleEngine: Sendable {
     }
 
     /// Values every portfolio whose inputs changed since the last call and evaluates its rules.
-    public mutating func evaluate(now: Timestamp, freshness: PriceFreshness) -> Outcome {
+    ///
+    /// Staleness is judged at the portfolio's newest price or rate, not at the wall clock: a
+    /// holding is stale when its market has traded for longer than `stale_after` between its
+    /// price and the newest input. A replay, or a provider that lags by minutes, is valued as
+    /// it was then; a holding whose quotes stopped while the others moved is left out.
+    public mutating func evaluate(freshness: PriceFreshness) -> Outcome {
         var outcome = Outcome()
         for name in touched.sorted() {
             guard let portfolio = portfolios[name], let rules = targets[name] else { continue }
+            let inputs = PortfolioWatchlist.symbols(of: portfolio)
+            let now = inputs.compactMap { prices[$0]?.time ?? rates[$0]?.time }.max() ?? Timestamp(milliseconds: 0)
             let book = ExchangeRateBook(Array(rates.values))
             let valuation = PortfolioValuation.value(portfolio, prices: prices, now: now, isStale: { symbol, price in
                 freshness.isStale(symbol: symbol, time: price.time, now: now)

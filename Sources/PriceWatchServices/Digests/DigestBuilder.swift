@@ -74,7 +74,7 @@ public struct DigestBuilder: Sendable {
         var added: [DigestSectionContent] = []
         for section in sections {
             do {
-                if let content = try await section.content(for: window) { added.append(content) }
+                if let content = try await section.content(for: window, settings: settings) { added.append(content) }
             } catch {
                 logger.warning("digest '\(settings.name)': a section was left out: \(error)")
             }

@@ -228,7 +228,7 @@ public actor RuleEvaluator {
         }
         if !portfolioEngine.isEmpty {
             let freshness = PriceFreshness(staleAfterMilliseconds: configuration.staleAfter.seconds &* 1000, hours: marketHours)
-            let outcome = portfolioEngine.evaluate(now: poll.receivedAt, freshness: freshness)
+            let outcome = portfolioEngine.evaluate(freshness: freshness)
             for change in outcome.changes {
                 if let reason = change.reason {
                     logger.warning("portfolio rules not evaluated: \(reason)", metadata: ["portfolio": "\(change.portfolio)"])

@@ -63,10 +63,10 @@ import Testing
         // 10 × 150 USD × 0.9 = 1350 EUR + 1000 EUR cash = 2350 EUR: above the level.
         engine.record(Self.quote("AAPL", "150", at: 1000), provider: "feed")
         engine.record(Self.quote("USDEUR=X", "0.9", at: 1000, currency: "EUR"), provider: "feed")
-        #expect(engine.evaluate(now: Timestamp(seconds: 1000), freshness: Self.freshness).alerts.isEmpty)
+        #expect(engine.evaluate(freshness: Self.freshness).alerts.isEmpty)
         // 140 USD: 1260 + 1000 = 2260 EUR.
         engine.record(Self.quote("AAPL", "140", at: 1060), provider: "feed")
-        let fired = engine.evaluate(now: Timestamp(seconds: 1060), freshness: Self.freshness).alerts
+        let fired = engine.evaluate(freshness: Self.freshness).alerts
         #expect(fired.map(\.alert.price) == [Self.decimal("2260")])
         #expect(fired.first?.alert.symbol == "@retirement:value")
         #expect(fired.first?.alert.currency == "EUR")
@@ -75,15 +75,15 @@ import Testing
         #expect(fired.first?.sinks == ["out"])
         // Still below, then back within the 1% band (2300 + 23): no alert, not re-armed.
         engine.record(Self.quote("AAPL", "139", at: 1120), provider: "feed")
-        #expect(engine.evaluate(now: Timestamp(seconds: 1120), freshness: Self.freshness).alerts.isEmpty)
+        #expect(engine.evaluate(freshness: Self.freshness).alerts.isEmpty)
         engine.record(Self.quote("AAPL", "146", at: 1180), provider: "feed") // 2314 EUR
-        #expect(engine.evaluate(now: Timestamp(seconds: 1180), freshness: Self.freshness).alerts.isEmpty)
+        #expect(engine.evaluate(freshness: Self.freshness).alerts.isEmpty)
         engine.record(Self.quote("AAPL", "139", at: 1240), provider: "feed")
-        #expect(engine.evaluate(now: Timestamp(seconds: 1240), freshness: Self.freshness).alerts.isEmpty, "within the band: still fired")
+        #expect(engine.evaluate(freshness: Self.freshness).alerts.isEmpty, "within the band: still fired")
         engine.record(Self.quote("AAPL", "150", at: 1300), provider: "feed") // 2350: cleared
-        #expect(engine.evaluate(now: Timestamp(seconds: 1300), freshness: Self.freshness).alerts.isEmpty)
+        #expect(engine.evaluate(freshness: Self.freshness).alerts.isEmpty)
         engine.record(Self.quote("AAPL", "139", at: 1360), provider: "feed")
-        #expect(engine.evaluate(now: Timestamp(seconds: 1360), freshness: Self.freshness).alerts.count == 1, "re-armed: fires again")
+        #expect(engine.evaluate(freshness: Self.freshness).alerts.count == 1, "re-armed: fires again")
     }
 
     @Test func aLossRuleWorksBelowZeroWithItsBandOnTheRightSide() {
@@ -92,19 +92,19 @@ import Testing
                                          portfolios: [Self.portfolio])
         engine.record(Self.quote("USDEUR=X", "1", at: 0, currency: "EUR"), provider: "feed")
         engine.record(Self.quote("AAPL", "150", at: 0), provider: "feed") // −5
-        #expect(engine.evaluate(now: Timestamp(seconds: 0), freshness: Self.freshness).alerts.isEmpty)
+        #expect(engine.evaluate(freshness: Self.freshness).alerts.isEmpty)
         engine.record(Self.quote("AAPL", "140", at: 60), provider: "feed") // −105
-        let fired = engine.evaluate(now: Timestamp(seconds: 60), freshness: Self.freshness).alerts
+        let fired = engine.evaluate(freshness: Self.freshness).alerts
         #expect(fired.map(\.alert.price) == [Self.decimal("-105")])
         // Cleared only above −100 + 10 = −90: −95 keeps it fired.
         engine.record(Self.quote("AAPL", "141", at: 120), provider: "feed") // −95
-        #expect(engine.evaluate(now: Timestamp(seconds: 120), freshness: Self.freshness).alerts.isEmpty)
+        #expect(engine.evaluate(freshness: Self.freshness).alerts.isEmpty)
         engine.record(Self.quote("AAPL", "140", at: 180), provider: "feed")
-        #expect(engine.evaluate(now: Timestamp(seconds: 180), freshness: Self.freshness).alerts.isEmpty, "−95 did not clear it")
+        #expect(engine.evaluate(freshness: Self.freshness).alerts.isEmpty, "−95 did not clear it")
         engine.record(Self.quote("AAPL", "142", at: 240), provider: "feed") // −85: cleared
-        _ = engine.evaluate(now: Timestamp(seconds: 240), freshness: Self.freshness)
+        _ = engine.evaluate(freshness: Self.freshness)
         engine.record(Self.quote("AAPL", "140", at: 300), provider: "feed")
-        #expect(engine.evaluate(now: Timestamp(seconds: 300), freshness: Self.freshness).alerts.count == 1)
+        #expect(engine.evaluate(freshness: Self.freshness).alerts.count == 1)
     }
 
     @Test func percentAndPositionFiguresAreExact() throws {
@@ -119,7 +119,7 @@ import Testing
         // 170 USD (prev close 175): value 1700, cost 1505 → +12.956810631...%; day −50 of 1750 = −2.857142857%;
         // weight 1700 / 2700 = 62.96296296%.
         engine.record(Self.quote("AAPL", "170", at: 60, previousClose: "175"), provider: "feed")
-        let alerts = engine.evaluate(now: Timestamp(seconds: 60), freshness: Self.freshness).alerts.map(\.alert)
+        let alerts = engine.evaluate(freshness: Self.freshness).alerts.map(\.alert)
         #expect(alerts.map(\.rule) == ["profit-pct", "day", "aapl-pnl", "aapl-weight"])
         #expect(alerts.map(\.price) == ["12.95681063", "-2.85714286", "12.95681063", "62.96296296"].map(Self.decimal))
         #expect(alerts.map(\.symbol) == ["@retirement:profit_percent", "@retirement:day_change_percent",
@@ -131,12 +131,12 @@ import Testing
     @Test func aPortfolioMissingAPriceOrARateIsNotEvaluatedAndSaysWhy() {
         var engine = PortfolioRuleEngine(rules: [Self.rule("low", .value, .below(Self.decimal("100000")))], portfolios: [Self.portfolio])
         engine.record(Self.quote("AAPL", "150", at: 0), provider: "feed")
-        let first = engine.evaluate(now: Timestamp(seconds: 0), freshness: Self.freshness)
+        let first = engine.evaluate(freshness: Self.freshness)
         #expect(first.alerts.isEmpty, "cash alone is below the level, but the holding has no rate: nothing is evaluated")
         #expect(first.changes.map(\.portfolio) == ["retirement"])
         #expect(first.changes.first?.reason == "AAPL: no rate from USD to EUR")
         engine.record(Self.quote("USDEUR=X", "0.9", at: 30, currency: "EUR"), provider: "feed")
-        let second = engine.evaluate(now: Timestamp(seconds: 30), freshness: Self.freshness)
+        let second = engine.evaluate(freshness: Self.freshness)
         #expect(second.alerts.count == 1)
         #expect(second.changes.count == 1 && second.changes.first?.reason == nil, "one line when it resumes")
         #expect(second.alerts.first?.alert.time == Timestamp(seconds: 30), "the figure's time is its newest input")
@@ -148,7 +148,7 @@ import Testing
         engine.record(Self.quote("AAPL", "150", at: 0), provider: "feed")
         // A rate update at 20 minutes: the AAPL price is 20 minutes old and its market (unknown) trades around the clock.
         engine.record(Self.quote("USDEUR=X", "0.99", at: 1200, currency: "EUR"), provider: "feed")
-        let outcome = engine.evaluate(now: Timestamp(seconds: 1200), freshness: Self.freshness)
+        let outcome = engine.evaluate(freshness: Self.freshness)
         #expect(outcome.alerts.isEmpty)
         #expect(outcome.changes.first?.reason?.hasPrefix("AAPL: stale price of 1970-01-01T00:00:00Z") == true)
     }
@@ -180,13 +180,13 @@ import Testing
         var engine = PortfolioRuleEngine(rules: rules, portfolios: [Self.portfolio])
         engine.record(Self.quote("USDEUR=X", "1", at: 0, currency: "EUR"), provider: "feed")
         engine.record(Self.quote("AAPL", "150", at: 0), provider: "feed")
-        #expect(engine.evaluate(now: Timestamp(seconds: 0), freshness: Self.freshness).alerts.count == 1)
+        #expect(engine.evaluate(freshness: Self.freshness).alerts.count == 1)
         let states = engine.drainChangedStates()
         #expect(states[RuleStateKey(rule: "low", symbol: "@retirement:value")]?.state.phase == .fired)
         var reloaded = PortfolioRuleEngine(rules: rules, portfolios: [Self.portfolio], storedStates: states, carryingOver: engine)
-        #expect(reloaded.evaluate(now: Timestamp(seconds: 10), freshness: Self.freshness).alerts.isEmpty, "fired before the reload: stays fired")
+        #expect(reloaded.evaluate(freshness: Self.freshness).alerts.isEmpty, "fired before the reload: stays fired")
         var fresh = PortfolioRuleEngine(rules: rules, portfolios: [Self.portfolio], carryingOver: engine)
-        #expect(fresh.evaluate(now: Timestamp(seconds: 10), freshness: Self.freshness).alerts.count == 1,
+        #expect(fresh.evaluate(freshness: Self.freshness).alerts.count == 1,
                 "prices and rates carried over: a new rule is evaluated at once")
     }
 }
