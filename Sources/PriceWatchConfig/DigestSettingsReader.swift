@@ -119,8 +119,8 @@ extension MainFileReader {
 
             // Which portfolios and paper accounts the performance sections report on; whether a
             // portfolio exists is checked by the loader, which reads portfolios.d.
-            let portfolios = reader.has("portfolios") ? reader.nameList("portfolios", kind: "portfolio") : nil
-            let paper = reader.has("paper") ? reader.nameList("paper", kind: "paper account") : nil
+            let portfolios = reader.has("portfolios") ? reader.nameList("portfolios", kind: "portfolio", allowingEmpty: true) : nil
+            let paper = reader.has("paper") ? reader.nameList("paper", kind: "paper account", allowingEmpty: true) : nil
 
             guard file.errorCount == errors, let name, let schedule, let notify, !notify.isEmpty else { continue }
             let defaultPeriod: DigestPeriod = if case .calendar(let calendar) = schedule, case .weekly = calendar.cadence { .week } else { .day }

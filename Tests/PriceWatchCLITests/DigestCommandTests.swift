@@ -106,7 +106,7 @@ import Testing
                                             "--config", directory.file("pricewatch.toml")], in: directory.path)
         #expect(opened.status == 0, "\(opened.standardError)")
         let text = try digest("evening", "--due", Self.due)
-        #expect(text.standardOutput.contains("\nPaper accounts\n  alice: equity 100000.00 USD, +0.00 % since start, cash 100000.00\n"),
+        #expect(text.standardOutput.contains("\nPaper accounts\n  alice: equity 100000.00 USD, +0.00 % since start, cash 100000.00, day 0.00\n"),
                 "\(text.standardOutput)")
         let json = try digest("evening", "--due", Self.due, "--format", "json")
         #expect(json.standardOutput.contains(#""sections":[{"title":"Paper accounts","lines":["alice: equity"#), "\(json.standardOutput)")
@@ -118,6 +118,50 @@ import Testing
         let text = try digest("evening", "--due", Self.due)
         // 10 AAPL at the session's last price (226.81, recorded 20:00 UTC: fresh at the due time), bought at 200.
         #expect(text.standardOutput.contains("\nPortfolios\n  core: value 2268.10 USD, unrealised 268.10, day "), "\(text.standardOutput)")
+    }
+
+    /// A performance report: a digest naming its portfolios shows only those, with the period's
+    /// change of the positions held (the last close before the period against the latest price)
+    /// and the best and worst position; a name not in portfolios.d is a configuration error.
+    @Test func aDigestNamingPortfoliosIsTheirPerformanceReport() async throws {
+        try directory.write("portfolios.d/core.toml", "currency = \"USD\"\n[[lot]]\nsymbol = \"AAPL\"\nquantity = 10\nprice = 200\ncurrency = \"USD\"\ndate = 2024-01-02\n")
+        try directory.write("portfolios.d/other.toml", "currency = \"USD\"\n[cash]\nUSD = 5\n")
+        for name in ["core", "other"] { _ = chmod(directory.file("portfolios.d/\(name).toml"), 0o640) }
+        // The day before: AAPL last at 220 before the period (18:00 New York on 2024-10-01) began.
+        let store = try SQLiteAlertStore.open(path: directory.file("state/pricewatch.db"))
+        try await store.recordQuotes([Quote(symbol: "AAPL", price: try #require(ExactDecimal("220")),
+                                            time: try #require(Timestamp(parsing: "2024-10-01T19:59:00Z")), currency: "USD")])
+        try store.close()
+        let main = try String(contentsOfFile: directory.file("pricewatch.toml"), encoding: .utf8)
+        try directory.write("pricewatch.toml", main + """
+
+            [[digest]]
+            name = "core-report"
+            schedule = "daily 18:00 America/New_York"
+            portfolios = ["core"]
+            paper = ["bob"]
+            """)
+        let report = try digest("core-report", "--due", Self.due)
+        #expect(report.status == 0, "\(report.standardError)")
+        // 10 × (226.81 − 220) = 68.10 USD on 2200.00: +3.10 %.
+        #expect(report.standardOutput.contains("""
+
+            Portfolios
+              core: value 2268.10 USD, unrealised 268.10, day 
+            """), "\(report.standardOutput)")
+        #expect(report.standardOutput.contains("\n    day: +68.10 USD (+3.10%) on the positions held\n    best AAPL +3.10% (+68.10 USD)\n"),
+                "\(report.standardOutput)")
+        #expect(!report.standardOutput.contains("other:"), "only the portfolios it names")
+        #expect(report.standardOutput.contains("\nPaper accounts\n  bob: no such paper account (pricewatch paper open bob ...)\n"),
+                "\(report.standardOutput)")
+        let everything = try digest("evening", "--due", Self.due)
+        #expect(everything.standardOutput.contains("  other: value 5.00 USD"), "a digest without the key shows every portfolio")
+
+        try directory.write("pricewatch.toml", main + "\n[[digest]]\nname = \"r\"\nschedule = \"daily 18:00 UTC\"\nportfolios = [\"pension\"]\n")
+        let wrong = try digest("r")
+        #expect(wrong.status == 1)
+        #expect(wrong.standardError.contains("error: digest 'r': portfolios: no portfolio 'pension' in portfolios.d; portfolios: core, other"),
+                "\(wrong.standardError)")
     }
 
     @Test func anUnknownDigestNamesTheKnownOnes() throws {

@@ -81,7 +81,7 @@ import Testing
             #"$DIR/pricewatch.toml:12:1: error: digest 'weekly': top: expected at most 25, found 100"#,
             #"$DIR/pricewatch.toml:13:1: error: digest 'weekly': period: expected "day", "week" or "month", found "year""#,
             #"$DIR/pricewatch.toml:14:12: error: digest 'weekly': markets: expected a market code such as "XNYS", "XLON" or "24/7" (2 to 12 letters, digits or '/'), found "New York""#,
-            #"$DIR/pricewatch.toml:15:1: error: unknown key 'colour' in digest 'weekly' (expected one of: name, schedule, on_close, timezone, period, notify, top, charts, markets)"#,
+            #"$DIR/pricewatch.toml:15:1: error: unknown key 'colour' in digest 'weekly' (expected one of: name, schedule, on_close, timezone, period, notify, top, charts, markets, portfolios, paper)"#,
             #"$DIR/pricewatch.toml:18:1: error: digest 'weekly': name: duplicate digest name; first defined at $DIR/pricewatch.toml:9"#,
             #"$DIR/pricewatch.toml:19:1: error: digest 'weekly': schedule: unknown time zone 'Mars/Olympus' (expected an IANA name from the system's tzdata, such as Europe/Berlin or America/New_York) (column 13 of "daily 08:00 Mars/Olympus")"#,
             #"$DIR/pricewatch.toml:21:1: error: digest #3: missing 'name' (a name such as "weekly")"#,
