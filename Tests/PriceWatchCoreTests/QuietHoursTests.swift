@@ -54,32 +54,43 @@ struct QuietHoursTests {
 /// What goes out when quiet hours end: the alerts held until that moment, grouped; a lone one
 /// and other kinds the normal way.
 @Suite struct QuietReleaseTests {
-    static func delivery(_ id: String, kind: NotificationKind = .alert, next: Timestamp?, created: Int64) -> Delivery {
+    static func delivery(_ id: String, kind: NotificationKind = .alert, next: Timestamp?, created: Int64, heldUntil: Timestamp? = nil) -> Delivery {
         let quote = Quote(symbol: "AAPL", price: ExactDecimal("2") ?? .zero, time: Timestamp(seconds: created), currency: "USD")
         let alert = Alert(id: id, rule: "r", symbol: "AAPL", provider: nil, condition: "above 1", price: quote.price, currency: "USD",
                           time: quote.time, base: nil, change: nil, direction: nil, message: id)
         let notification = kind == .alert ? OutgoingNotification(alert)
             : OutgoingNotification(id: id, kind: kind, time: quote.time, content: .message(NotificationMessage(title: id, text: id)))
         return Delivery(notification: notification, sink: "s", status: .pending, attempts: 0, createdAt: Timestamp(seconds: created),
-                        nextAttemptAt: next, deliveredAt: nil, lastError: nil)
+                        nextAttemptAt: next, deliveredAt: nil, lastError: nil, heldUntil: heldUntil)
     }
 
     @Test func heldAlertsAreGroupedByTheirReleaseAndOthersGoTheNormalWay() throws {
-        let quiet = try QuietHours(parsing: "22:00-07:00", timeZone: try #require(TimeZone(identifier: "Europe/Berlin")))
-        // 2024-10-03 07:00 in Berlin (CEST) is 05:00 UTC.
+        // 2024-10-03 07:00 in Berlin (CEST) is 05:00 UTC: the end of 22:00-07:00.
         let release = try #require(Timestamp(parsing: "2024-10-03T05:00:00Z"))
-        #expect(quiet.isRelease(release))
-        #expect(!quiet.isRelease(Timestamp(milliseconds: release.milliseconds + 1)))
-        let deliveries = [Self.delivery("late", next: release, created: 30), Self.delivery("early", next: release, created: 10),
-                          Self.delivery("retry", next: Timestamp(milliseconds: release.milliseconds + 1234), created: 5),
-                          Self.delivery("digest", kind: .digest, next: release, created: 1)]
-        let (rest, groups) = QuietRelease.split(deliveries, quiet: quiet, maximumGroupSize: 100)
+        let deliveries = [Self.delivery("late", next: release, created: 30, heldUntil: release),
+                          Self.delivery("early", next: release, created: 10, heldUntil: release),
+                          Self.delivery("retry-after-release", next: Timestamp(milliseconds: release.milliseconds + 1234), created: 5,
+                                        heldUntil: release),
+                          Self.delivery("retry-on-the-hour", next: release, created: 4),
+                          Self.delivery("digest", kind: .digest, next: release, created: 1, heldUntil: release)]
+        let (rest, groups) = QuietRelease.split(deliveries, maximumGroupSize: 100)
         #expect(groups.map { $0.map(\.notification.id) } == [["early", "late"]])
-        #expect(rest.map(\.notification.id) == ["retry", "digest"])
-        let (_, small) = QuietRelease.split(deliveries, quiet: quiet, maximumGroupSize: 1)
+        #expect(rest.map(\.notification.id) == ["retry-after-release", "retry-on-the-hour", "digest"],
+                "a retry that falls on a quiet period's end was not held: it is no release")
+        let (_, small) = QuietRelease.split(deliveries, maximumGroupSize: 1)
         #expect(small.map { $0.map(\.notification.id) } == [["early"], ["late"]])
-        let (alone, none) = QuietRelease.split([deliveries[0]], quiet: quiet, maximumGroupSize: 100)
+        let (alone, none) = QuietRelease.split([deliveries[0]], maximumGroupSize: 100)
         #expect(none.isEmpty && alone.count == 1, "a lone released alert goes alone")
+    }
+
+    /// A held delivery ages from its release, through every retry after it.
+    @Test func aHeldDeliveryAgesFromItsRelease() throws {
+        let release = try #require(Timestamp(parsing: "2024-10-03T05:00:00Z"))
+        let retry = Timestamp(milliseconds: release.milliseconds + 60_000)
+        #expect(Self.delivery("held", next: retry, created: 10, heldUntil: release).ageOrigin == release)
+        #expect(Self.delivery("never-held", next: retry, created: 10).ageOrigin == Timestamp(seconds: 10))
+        #expect(Self.delivery("held", next: release, created: 10, heldUntil: release).isQuietRelease)
+        #expect(!Self.delivery("held", next: retry, created: 10, heldUntil: release).isQuietRelease)
     }
 
     @Test func theReleaseAfterTheNightClocksGoBackIsAtSevenLocal() throws {
@@ -87,6 +98,6 @@ struct QuietHoursTests {
         // 2024-10-27: CEST ends at 03:00 local; 07:00 CET is 06:00 UTC.
         let release = try #require(Timestamp(parsing: "2024-10-27T06:00:00Z"))
         #expect(quiet.release(at: try #require(Timestamp(parsing: "2024-10-26T21:30:00Z"))) == release)
-        #expect(quiet.isRelease(release))
+        #expect(quiet.release(at: release) == nil, "07:00 is no longer quiet")
     }
 }

@@ -25,10 +25,11 @@ import Testing
         let sinks: SinkRegistry
         let dispatcher: DeliveryDispatcher<ManualClock>
 
-        init(store: SQLiteAlertStore, sink: RecordingSink, start: Timestamp, urgent: Set<String> = []) {
+        init(store: SQLiteAlertStore, sink: RecordingSink, start: Timestamp, urgent: Set<String> = [], maximumAge: Int64? = nil) {
             self.store = store
             wall = ManualWallClock(start)
-            sinks = SinkRegistry(["recorder": sink], settings: ["recorder": SinkDeliverySettings(quietHours: QuietHoursDeliveryTests.quiet)])
+            sinks = SinkRegistry(["recorder": sink], settings: ["recorder": SinkDeliverySettings(maximumAge: maximumAge,
+                                                                                                quietHours: QuietHoursDeliveryTests.quiet)])
             sinks.setUrgentRules(urgent)
             dispatcher = DeliveryDispatcher(store: store, sinks: sinks, doorbell: doorbell, clock: clock, wallClock: wall.function,
                                             schedule: RetrySchedule(initialDelay: 1_000, maximumDelay: 60_000, maximumAge: 3_600_000, jitter: 0),
@@ -87,6 +88,30 @@ import Testing
         #expect(sink.groups.map { $0.map(\.id) } == [alerts.map(\.id)], "one message, oldest first")
         #expect(sink.attempts == 1)
         #expect(try await life.deliveries().map(\.attempts) == [1, 1, 1], "holding counted no attempt")
+    }
+
+    /// A held alert ages from its release, through the retries after a failed release: with a
+    /// `max_age` of ten minutes, seven hours held do not make it dead at its first retry.
+    @Test func aFailedReleaseIsRetriedWithinMaxAgeCountedFromTheRelease() async throws {
+        let sink = RecordingSink()
+        let life = Life(store: try SQLiteAlertStore.inMemory(), sink: sink, start: Timestamp(seconds: 1_000), maximumAge: 600_000)
+        let alerts = try await life.queue(["a", "b"])
+        let task = Task { await life.dispatcher.run() }
+        defer { task.cancel() }
+        try await Self.waitForHeld(life, 2)
+        try await life.clock.waitForSleepers(1)
+        sink.failNext([SinkError(retryable: true, "503 from the receiver")])
+        life.advance(to: Self.release)
+        try await waitUntil("the failed release recorded as a retry") {
+            try await life.deliveries().allSatisfy { $0.status == .pending && $0.attempts == 1 && $0.lastError == "503 from the receiver" }
+        }
+        let retry = try #require(try await life.deliveries().first?.nextAttemptAt)
+        #expect(retry == Timestamp(milliseconds: Self.release.milliseconds + 1_000))
+        try await life.clock.waitForSleepers(1)
+        life.advance(to: retry)
+        try await waitUntil("the retry delivered") { try await life.deliveries().allSatisfy { $0.status == .delivered } }
+        #expect(sink.delivered.map(\.id).sorted() == alerts.map(\.id).sorted(), "not dead-lettered: aged from 07:00, not from 00:16")
+        #expect(try await life.deliveries().map(\.heldUntil) == [Self.release, Self.release])
     }
 
     @Test func anUrgentRulesAlertIsNotHeld() async throws {

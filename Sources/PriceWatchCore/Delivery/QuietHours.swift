@@ -43,12 +43,6 @@ public struct QuietHours: Sendable, Hashable, CustomStringConvertible {
         "held for quiet hours until \(until.rfc3339)"
     }
 
-    /// Whether a delivery due at `nextAttempt` was held by these quiet hours: its next attempt
-    /// is exactly the end of a quiet period (the instant before it lies in that period).
-    public func isRelease(_ nextAttempt: Timestamp) -> Bool {
-        release(at: Timestamp(milliseconds: nextAttempt.milliseconds - 1)) == nextAttempt
-    }
-
     /// `22:00-07:00 Europe/Berlin`.
     public var description: String {
         func clock(_ minutes: Int) -> String {

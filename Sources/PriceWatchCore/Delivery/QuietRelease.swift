@@ -3,15 +3,15 @@
 /// `group_wait`. Pure.
 public enum QuietRelease {
     /// Splits a sink's startable deliveries into those the normal plan handles and the groups
-    /// of alerts released by `quiet` (their next attempt is exactly the end of a quiet
-    /// period). A lone released alert, and notifications of other kinds, go the normal way.
-    public static func split(_ deliveries: [Delivery], quiet: QuietHours,
-                             maximumGroupSize: Int) -> (rest: [Delivery], groups: [[Delivery]]) {
+    /// of alerts being released from quiet hours (``Delivery/isQuietRelease``: due exactly at
+    /// the end of the quiet period that held them, grouped per end). A lone released alert,
+    /// and notifications of other kinds, go the normal way.
+    public static func split(_ deliveries: [Delivery], maximumGroupSize: Int) -> (rest: [Delivery], groups: [[Delivery]]) {
         var releasedByEnd: [Timestamp: [Delivery]] = [:]
         var rest: [Delivery] = []
         for delivery in deliveries {
             if delivery.notification.kind == .alert, delivery.notification.alert != nil,
-               let next = delivery.nextAttemptAt, quiet.isRelease(next) {
+               delivery.isQuietRelease, let next = delivery.nextAttemptAt {
                 releasedByEnd[next, default: []].append(delivery)
             } else {
                 rest.append(delivery)

@@ -172,7 +172,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
             var released: [[Delivery]] = []
             if let quiet = settings.quietHours {
                 startable = await withoutHeld(startable, sink: sink, quiet: quiet, now: now)
-                (startable, released) = QuietRelease.split(startable, quiet: quiet, maximumGroupSize: planner.maximumGroupSize)
+                (startable, released) = QuietRelease.split(startable, maximumGroupSize: planner.maximumGroupSize)
             }
             guard !stopping else { break }
             for batch in released where batchesInFlight[sink, default: 0] < limit {
@@ -215,12 +215,8 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         if batch.count > 1 { metadata["group_size"] = "\(batch.count)" }
         // A group shares one history: its oldest queue time and its most attempts decide. Time
         // held for quiet hours does not count towards `max_age`: a held delivery ages from its
-        // release.
-        let quiet = sinks.settings(named: name).quietHours
-        let createdAt = batch.map { delivery in
-            guard let quiet, let next = delivery.nextAttemptAt, quiet.isRelease(next) else { return delivery.createdAt }
-            return max(delivery.createdAt, next)
-        }.min() ?? first.createdAt
+        // release, through every retry after it.
+        let createdAt = batch.map(\.ageOrigin).min() ?? first.createdAt
         let attempt = (batch.map(\.attempts).max() ?? 0) + 1
         let failure: SinkError?
         if let sink = sinks.sink(named: name) {

@@ -54,9 +54,10 @@ enum AlertTable {
         // A file of schema v3 or older (read by `pricewatch alerts` before the daemon migrated
         // it) names the column `alert_id`.
         let key = try db.columns(in: "delivery").contains { $0.name == "notification_id" } ? "notification_id" : "alert_id"
+        let columns = try DeliveryTable.readSelection(in: db)
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: """
-                SELECT \(selection), \(DeliveryTable.selection)
+                SELECT \(selection), \(columns)
                 FROM alert AS a LEFT JOIN delivery AS d ON d.\(key) = a.id
                 \(filter)
                 ORDER BY a.time, a.rowid, d.rowid

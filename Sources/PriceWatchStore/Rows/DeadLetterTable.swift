@@ -26,8 +26,9 @@ enum DeadLetterTable {
     /// The dead letters `selection` names, by notification time then queue order.
     static func select(_ selection: DeadLetterSelection, in db: Database) throws -> [Delivery] {
         let (clause, arguments) = filter(selection)
+        let columns = try DeliveryTable.readSelection(in: db)
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT \(NotificationTable.selection), \(DeliveryTable.selection)
+            SELECT \(NotificationTable.selection), \(columns)
             FROM delivery AS d JOIN notification AS n ON n.id = d.notification_id LEFT JOIN alert AS a ON a.id = n.id
             WHERE \(clause)
             ORDER BY n.time, n.rowid, d.rowid

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import PriceWatchCore
 
@@ -5,7 +6,14 @@ import PriceWatchCore
 enum DeliveryTable {
     /// The delivery columns of a query whose `delivery` table is aliased `d`, in the order
     /// ``decode(_:at:notification:)`` reads them.
-    static let selection = "d.sink, d.status, d.attempts, d.created_at, d.next_attempt_at, d.delivered_at, d.last_error"
+    static let selection = "d.sink, d.status, d.attempts, d.created_at, d.next_attempt_at, d.delivered_at, d.last_error, d.held_until"
+
+    /// ``selection`` for a file the daemon may not have migrated yet (`pricewatch alerts` reads
+    /// it as it is): before the `quiet-hold` migration there is no `held_until`, read as NULL.
+    static func readSelection(in db: Database) throws -> String {
+        guard try !db.columns(in: "delivery").contains(where: { $0.name == "held_until" }) else { return selection }
+        return selection.replacingOccurrences(of: "d.held_until", with: "NULL")
+    }
 
     /// Queues one pending delivery per sink, due at `now`. A sink named twice is queued once.
     static func insertPending(notificationID: String, sinks: [String], now: Timestamp, in db: Database) throws {
@@ -34,7 +42,8 @@ enum DeliveryTable {
             createdAt: Timestamp(milliseconds: try row.decode(Int64.self, atIndex: offset + 3)),
             nextAttemptAt: try row.decode(Int64?.self, atIndex: offset + 4).map(Timestamp.init(milliseconds:)),
             deliveredAt: try row.decode(Int64?.self, atIndex: offset + 5).map(Timestamp.init(milliseconds:)),
-            lastError: try row.decode(String?.self, atIndex: offset + 6))
+            lastError: try row.decode(String?.self, atIndex: offset + 6),
+            heldUntil: try row.decode(Int64?.self, atIndex: offset + 7).map(Timestamp.init(milliseconds:)))
     }
 
     /// Pending deliveries due at or before `dueBy`: by next attempt, then queue time, then
@@ -136,7 +145,7 @@ enum DeliveryTable {
                 """, arguments: key + ["error": "silenced by \(silence)"])
         case .held(let until):
             try db.execute(sql: """
-                UPDATE delivery SET next_attempt_at = :next, last_error = :error
+                UPDATE delivery SET next_attempt_at = :next, held_until = :next, last_error = :error
                 \(match)
                 """, arguments: key + ["next": until.milliseconds, "error": QuietHours.heldMessage(until: until)])
         }

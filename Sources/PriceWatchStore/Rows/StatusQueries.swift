@@ -29,8 +29,9 @@ enum StatusQueries {
         // With a status, an inner join: an alert appears only with deliveries in that state.
         let join = query.status == nil ? "LEFT JOIN" : "JOIN"
         let key = try deliveryKey(in: db)
+        let columns = try DeliveryTable.readSelection(in: db)
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT \(AlertTable.selection), \(DeliveryTable.selection)
+            SELECT \(AlertTable.selection), \(columns)
             FROM alert AS a \(join) delivery AS d ON d.\(key) = a.id
             \(filter)
             ORDER BY a.time, a.rowid, d.rowid
@@ -41,8 +42,9 @@ enum StatusQueries {
     /// The newest alert of every rule and symbol, with its deliveries.
     static func lastAlerts(in db: Database) throws -> [RuleStateKey: AlertRecord] {
         let key = try deliveryKey(in: db)
+        let columns = try DeliveryTable.readSelection(in: db)
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT \(AlertTable.selection), \(DeliveryTable.selection)
+            SELECT \(AlertTable.selection), \(columns)
             FROM alert AS a LEFT JOIN delivery AS d ON d.\(key) = a.id
             WHERE a.rowid IN (
                 SELECT (SELECT b.rowid FROM alert AS b WHERE b.rule = g.rule AND b.symbol = g.symbol

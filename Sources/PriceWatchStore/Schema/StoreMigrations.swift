@@ -63,6 +63,7 @@ enum StoreMigrations {
         migrator.registerMigration("paper-ledger", foreignKeyChecks: .immediate, migrate: PaperLedgerMigration.migrate)
         // Rebuilds `delivery` (its status CHECK gains `silenced`): checked once, at the end.
         migrator.registerMigration("silences", foreignKeyChecks: .deferred, migrate: SilencesMigration.migrate)
+        migrator.registerMigration("quiet-hold", foreignKeyChecks: .immediate, migrate: QuietHoldMigration.migrate)
         return migrator
     }()
 

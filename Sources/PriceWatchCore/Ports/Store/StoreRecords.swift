@@ -86,9 +86,12 @@ public struct Delivery: Sendable, Hashable {
     public var nextAttemptAt: Timestamp?
     public var deliveredAt: Timestamp?
     public var lastError: String?
+    /// When a sink's quiet hours last held it, the end of that quiet period (its release);
+    /// nil when never held. Kept after the release: the delivery ages from it.
+    public var heldUntil: Timestamp?
 
     public init(notification: OutgoingNotification, sink: String, status: Status, attempts: Int, createdAt: Timestamp,
-                nextAttemptAt: Timestamp?, deliveredAt: Timestamp? = nil, lastError: String? = nil) {
+                nextAttemptAt: Timestamp?, deliveredAt: Timestamp? = nil, lastError: String? = nil, heldUntil: Timestamp? = nil) {
         self.notification = notification
         self.sink = sink
         self.status = status
@@ -97,7 +100,16 @@ public struct Delivery: Sendable, Hashable {
         self.nextAttemptAt = nextAttemptAt
         self.deliveredAt = deliveredAt
         self.lastError = lastError
+        self.heldUntil = heldUntil
     }
+
+    /// Whether this attempt is the release of a delivery quiet hours held: it is due exactly
+    /// at the end of the quiet period that held it (a retry after a failed release is not).
+    public var isQuietRelease: Bool { heldUntil != nil && heldUntil == nextAttemptAt }
+
+    /// What `max_age` counts from: the queue time, or the latest release from quiet hours
+    /// (time held does not age a delivery).
+    public var ageOrigin: Timestamp { max(createdAt, heldUntil ?? createdAt) }
 }
 
 /// The result of one delivery attempt.
