@@ -1,14 +1,8 @@
 import PriceWatchCore
 
-/// A provider and one of its symbols: the key of the newest stored quotes.
-public struct ProviderSymbol: Sendable, Hashable {
-    public var provider: String
-    public var symbol: String
-    public init(provider: String, symbol: String) {
-        self.provider = provider
-        self.symbol = symbol
-    }
-}
+/// A provider and one of its symbols: the key of the newest stored quotes (the core's
+/// ``QuoteSource``, under the name the store's readers have always used).
+public typealias ProviderSymbol = QuoteSource
 
 extension SQLiteAlertStore {
     /// The alert log filtered by `query` (see ``AlertQuery``), oldest first.

@@ -55,7 +55,15 @@ import Testing
         let store = try SQLiteAlertStore.open(path: path)
         let evaluator = try await RuleEvaluator(configuration: config, store: store, doorbell: Doorbell(), logger: F.logger,
                                                 now: Timestamp(seconds: 2000))
-        // After the restart, the first complete valuation (still below) does not fire again.
+        // A replay from the first row after the restart: the portfolio starts from the stored
+        // quotes, so older ones are repeats for it too; the old crossing (back above, then below
+        // again) is not evaluated, let alone fired, a second time.
+        for (price, time) in [("150", Int64(900)), ("140", Int64(960))] {
+            let replayed = try await evaluator.ingest(provider: "feed", results: F.ok(F.quote("AAPL", price, at: time), rate),
+                                                      now: Timestamp(seconds: 2000))
+            #expect(replayed.accepted == 0 && replayed.alerts.isEmpty, "replayed row at \(time)")
+        }
+        // The first new quote (still below) does not fire again either.
         let after = try await evaluator.ingest(provider: "feed", results: F.ok(F.quote("AAPL", "139", at: 1900), rate), now: Timestamp(seconds: 2000))
         #expect(after.alerts.isEmpty)
         let log = try await store.alerts(since: nil)

@@ -65,6 +65,16 @@ public struct PortfolioRuleEngine: Sendable {
     /// Whether any portfolio rule is watched.
     public var isEmpty: Bool { targets.isEmpty }
 
+    /// Starts from stored quotes (a daemon's start): the newest of each needed symbol is known,
+    /// so an older quote (a replay from its first row) is a repeat, as it is for a price rule.
+    /// Nothing is evaluated until a newer quote comes.
+    public mutating func seed(_ quotes: [QuoteSource: Quote]) {
+        for (key, quote) in quotes.sorted(by: { ($0.value.time, $0.key.provider) < ($1.value.time, $1.key.provider) }) {
+            record(quote, provider: key.provider)
+        }
+        touched.removeAll()
+    }
+
     /// Whether a watched portfolio needs quotes of `symbol` (a holding or a currency pair).
     public func needs(_ symbol: String) -> Bool { neededBy[symbol] != nil }
 

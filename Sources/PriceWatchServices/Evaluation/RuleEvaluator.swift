@@ -78,12 +78,14 @@ public actor RuleEvaluator {
     }
 
     /// Builds the portfolio rules' engine from the stored rule states; `previous`'s prices and
-    /// rates carry over (they are not state: a lost one comes back with the next poll).
+    /// rates carry over, and without them the newest stored quotes are the start.
     private static func loadPortfolioEngine(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore,
                                             carryingOver previous: PortfolioRuleEngine? = nil) async throws -> PortfolioRuleEngine {
         guard !configuration.portfolioRules.isEmpty else { return PortfolioRuleEngine(rules: [], portfolios: []) }
-        return PortfolioRuleEngine(rules: configuration.portfolioRules, portfolios: configuration.portfolios,
-                                   storedStates: try await store.ruleStates(), carryingOver: previous)
+        var engine = PortfolioRuleEngine(rules: configuration.portfolioRules, portfolios: configuration.portfolios,
+                                         storedStates: try await store.ruleStates(), carryingOver: previous)
+        if previous == nil || previous?.isEmpty == true { engine.seed(try await store.latestQuoteDetails()) }
+        return engine
     }
 
     /// Builds the engine from the stored rule states and, per source, the history its longest

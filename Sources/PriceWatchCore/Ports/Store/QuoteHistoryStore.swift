@@ -5,4 +5,9 @@ public protocol QuoteHistoryStore: Sendable {
     /// the newest one before `since` (the anchor a window base may need) and always the newest
     /// one overall (for repeat detection).
     func history(provider: String, symbol: String, since: Timestamp) async throws -> [HistoryPoint]
+
+    /// The newest stored quote of every provider and symbol, with its previous close, currency
+    /// and exchange: what portfolio rules start from after a restart (so replayed older quotes
+    /// are repeats for them too).
+    func latestQuoteDetails() async throws -> [QuoteSource: Quote]
 }
