@@ -111,13 +111,18 @@ public enum ConfigurationLoader {
         guard let set = RuleSet.read(displayPath: path, absolutePath: absolute) else {
             return (nil, [.error("cannot read the rules: no such file or directory", path: path)])
         }
+        // A portfolio rule watches a valuation, which a price series cannot replay.
+        for draft in set.drafts where draft.rule?.portfolio != nil {
+            draft.reader.tableWarning("watches portfolio '\(draft.rule?.portfolio?.portfolio ?? "")': not backtested "
+                                      + "(a backtest replays prices)")
+        }
         var diagnostics = set.diagnostics
         if set.drafts.isEmpty && !diagnostics.containsErrors {
             diagnostics.append(.warning("no rules are defined", path: path))
         }
         diagnostics = diagnostics.sortedByLocation()
         guard !diagnostics.containsErrors else { return (nil, diagnostics) }
-        return (set.drafts.compactMap(\.rule), diagnostics)
+        return (set.drafts.compactMap(\.rule).filter { $0.portfolio == nil }, diagnostics)
     }
 
     // MARK: - Across files

@@ -19,6 +19,18 @@ import PriceWatchCore
         #expect(rules?.map(\.notify) == [["nobody"], []])
     }
 
+    @Test func aPortfolioRuleIsLeftOutWithAWarning() throws {
+        let fixture = try ConfigFixture([
+            "r.toml": GoldenCase.rule("id = \"p\"\nportfolio = \"retirement\"\nmeasure = \"value\"\nbelow = 1")
+                + GoldenCase.rule("id = \"x\"\nsymbol = \"AAPL\"\nabove = 1"),
+        ])
+        defer { fixture.remove() }
+        let (rules, diagnostics) = ConfigurationLoader.loadRules(at: fixture.path("r.toml"))
+        #expect(fixture.render(diagnostics) == ["$DIR/r.toml:1:1: warning: rule 'p': watches portfolio 'retirement': not backtested "
+                                                + "(a backtest replays prices)"])
+        #expect(rules?.map(\.id) == ["x"])
+    }
+
     @Test func aDirectory() throws {
         let fixture = try ConfigFixture([
             "rules/2.toml": GoldenCase.rule("id = \"second\"\nsymbol = \"AAPL\"\nabove = 1"),
