@@ -80,7 +80,7 @@ install-config:
 			echo "installed $(CONFDIR)/$${file#./}"; \
 		fi; \
 	done
-	@set -e; $(INSTALL) -d -m 0750 "$(DESTDIR)$(CONFDIR)/portfolios.d"; \
+	@set -e; [ -d "$(DESTDIR)$(CONFDIR)/portfolios.d" ] || $(INSTALL) -d -m 0750 "$(DESTDIR)$(CONFDIR)/portfolios.d"; \
 	$(INSTALL) -d -m 0700 "$(DESTDIR)$(CONFDIR)/credentials"; \
 	for name in $(CREDENTIALS); do \
 		target="$(DESTDIR)$(CONFDIR)/credentials/$$name"; \
