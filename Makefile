@@ -66,6 +66,7 @@ install-unit:
 # the unit for a missing file; fill in the ones your configuration names. portfolios.d (0750,
 # private data) is created for the same reason: the unit loads it as credentials.
 install-config:
+	@[ -d "$(DESTDIR)$(CONFDIR)/portfolios.d" ] || $(INSTALL) -d -m 0750 "$(DESTDIR)$(CONFDIR)/portfolios.d"
 	@set -e; existing=no; \
 	if [ -e "$(DESTDIR)$(CONFDIR)/pricewatch.toml" ]; then existing=yes; fi; \
 	cd etc/pricewatch; \
@@ -80,8 +81,7 @@ install-config:
 			echo "installed $(CONFDIR)/$${file#./}"; \
 		fi; \
 	done
-	@set -e; [ -d "$(DESTDIR)$(CONFDIR)/portfolios.d" ] || $(INSTALL) -d -m 0750 "$(DESTDIR)$(CONFDIR)/portfolios.d"; \
-	$(INSTALL) -d -m 0700 "$(DESTDIR)$(CONFDIR)/credentials"; \
+	@set -e; $(INSTALL) -d -m 0700 "$(DESTDIR)$(CONFDIR)/credentials"; \
 	for name in $(CREDENTIALS); do \
 		target="$(DESTDIR)$(CONFDIR)/credentials/$$name"; \
 		if [ -e "$$target" ]; then \
