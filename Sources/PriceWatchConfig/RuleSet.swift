@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PriceWatchCore
 
 /// The rule files under a `rules` path, each read and checked, and their rules.
@@ -31,13 +32,43 @@ struct RuleSet {
                 .filter { $0.hasSuffix(".toml") && !$0.hasPrefix(".") }
                 .filter { ConfigPaths.kind(of: ConfigPaths.join(absolutePath, $0)) == .file }
                 .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for name in ruleFiles {
-                set.add(ConfigFile.read(absolutePath: ConfigPaths.join(absolutePath, name),
-                                        displayPath: ConfigPaths.join(displayPath, name), what: "rule file"))
+            let loaded = readConcurrently(ruleFiles.map { name in
+                (absolute: ConfigPaths.join(absolutePath, name), display: ConfigPaths.join(displayPath, name))
+            })
+            for file in loaded {
+                set.files.append(file.file)
+                set.drafts += file.drafts
             }
         }
         set.checkDuplicateIDs()
         return set
+    }
+
+    /// One rule file read and checked: handed from the thread that read it to the caller once
+    /// every file is done, and never shared while being read.
+    private struct LoadedFile: @unchecked Sendable {
+        let file: ConfigFile
+        let drafts: [RuleDraft]
+    }
+
+    /// Reads and checks each file (`absolute` path, `display` path for diagnostics) on every
+    /// core: files share nothing while they are read (each has its own parse tree and
+    /// diagnostics), and with many files parsing is most of loading. The results keep the
+    /// files' order, so diagnostics and rules are the same as read one after another.
+    private static func readConcurrently(_ paths: [(absolute: String, display: String)]) -> [LoadedFile] {
+        guard paths.count > 1 else { return paths.map(readFile) }
+        let slots = Mutex<[LoadedFile?]>(Array(repeating: nil, count: paths.count))
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            let loaded = readFile(paths[index])
+            slots.withLock { $0[index] = loaded }
+        }
+        return slots.withLock { $0 }.compactMap { $0 }
+    }
+
+    @Sendable
+    private static func readFile(_ path: (absolute: String, display: String)) -> LoadedFile {
+        let file = ConfigFile.read(absolutePath: path.absolute, displayPath: path.display, what: "rule file")
+        return LoadedFile(file: file, drafts: RuleReader.read(file))
     }
 
     private mutating func add(_ file: ConfigFile) {
