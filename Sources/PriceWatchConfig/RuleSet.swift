@@ -51,18 +51,40 @@ struct RuleSet {
         let drafts: [RuleDraft]
     }
 
+    /// The results of the reading threads, one slot per file.
+    private final class LoadedFiles: Sendable {
+        let slots: Mutex<[LoadedFile?]>
+        let next = Atomic<Int>(0)
+
+        init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+    }
+
     /// Reads and checks each file (`absolute` path, `display` path for diagnostics) on every
     /// core: files share nothing while they are read (each has its own parse tree and
     /// diagnostics), and with many files parsing is most of loading. The results keep the
     /// files' order, so diagnostics and rules are the same as read one after another.
+    ///
+    /// Plain threads, not libdispatch's workers: those try to raise their priority, which the
+    /// service's sandbox refuses with a line in the journal on every start.
     private static func readConcurrently(_ paths: [(absolute: String, display: String)]) -> [LoadedFile] {
-        guard paths.count > 1 else { return paths.map(readFile) }
-        let slots = Mutex<[LoadedFile?]>(Array(repeating: nil, count: paths.count))
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            let loaded = readFile(paths[index])
-            slots.withLock { $0[index] = loaded }
+        let threads = min(paths.count, max(ProcessInfo.processInfo.activeProcessorCount, 1))
+        guard threads > 1 else { return paths.map(readFile) }
+        let results = LoadedFiles(count: paths.count)
+        let finished = DispatchGroup()
+        for _ in 0..<threads {
+            finished.enter()
+            Thread {
+                while true {
+                    let index = results.next.add(1, ordering: .relaxed).oldValue
+                    guard index < paths.count else { break }
+                    let loaded = readFile(paths[index])
+                    results.slots.withLock { $0[index] = loaded }
+                }
+                finished.leave()
+            }.start()
         }
-        return slots.withLock { $0 }.compactMap { $0 }
+        finished.wait()
+        return results.slots.withLock { $0 }.compactMap { $0 }
     }
 
     @Sendable

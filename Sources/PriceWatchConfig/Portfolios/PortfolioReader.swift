@@ -39,6 +39,11 @@ public enum PortfolioReader {
             names = entries.filter { $0.hasPrefix(credentialFilePrefix) }
         } else {
             guard ConfigPaths.kind(of: absolute) == .directory else { return ([], []) }
+            // Under systemd the dynamic user cannot read root's directory, and an empty one
+            // gives no credential copies: that is no portfolio, not an error.
+            if environment["CREDENTIALS_DIRECTORY"].map({ !$0.isEmpty }) == true, access(absolute, R_OK | X_OK) != 0 {
+                return ([], [])
+            }
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: absolute)
             } catch {
