@@ -23,9 +23,10 @@ struct PortfolioValue: AsyncParsableCommand {
             cost, fees included), price, value, day change, unrealised profit and its percent, the \
             value in the home currency and the weight, with the time and provider of every price; \
             cash; totals. Other currencies are converted with the ECB's reference rates when \
-            --rates asks for them (fetched now). A price older than the configuration's \
-            stale_after, or a missing price or rate, leaves the position out of the totals with a \
-            note (docs/portfolios.md).
+            --rates asks for them (fetched now), else with the currency pairs the daemon recorded \
+            (USDEUR=X). A stale price (its market traded for longer than the configuration's \
+            stale_after since it), or a missing price or rate, leaves the position out of the \
+            totals with a note (docs/portfolios.md).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {

@@ -65,6 +65,23 @@ import Testing
         #expect(output == (try String(contentsOfFile: path, encoding: .utf8)), "\(format) differs from \(path)")
     }
 
+    /// Without `--rates`, the currency pairs the daemon recorded (polled for portfolio rules)
+    /// convert, each named with its provider and time.
+    @Test func withoutRatesTheRecordedCurrencyPairsConvert() async throws {
+        let time = try #require(Timestamp(parsing: "2018-06-12T19:59:00Z"))
+        let store = try SQLiteAlertStore.open(path: directory.file("state/pricewatch.db"))
+        try await store.commit(StoreCommit(provider: "replay", quotes: [
+            // 117.90 × 0.85 = 100.215: half-even to the cent is 100.22.
+            Quote(symbol: "USDEUR=X", price: try #require(ExactDecimal("0.85")), time: time, currency: "EUR"),
+        ], now: time))
+        try store.close()
+        let result = try CommandRunner.run(["portfolio", "--config", "pricewatch.toml", "--now", Self.now], in: directory.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("rate AAPL: 1 USD = 0.85 EUR, replay 2018-06-12T19:59:00Z"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("cash USD 117.90 = 100.22 EUR (1 USD = 0.85 EUR, replay 2018-06-12T19:59:00Z)"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("VOD.L: no price"), "\(result.standardOutput)")
+    }
+
     @Test func textJSONAndCSVMatchTheGoldenFiles() throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }

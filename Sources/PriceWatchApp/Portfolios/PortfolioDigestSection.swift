@@ -19,20 +19,11 @@ struct PortfolioDigestSection: DigestSection {
         let all = await portfolios()
         let chosen = settings.portfolios.map { names in names.compactMap { name in all.first { $0.name == name } } } ?? all
         guard !chosen.isEmpty else { return nil }
-        var prices: [String: PortfolioValuation.Price] = [:]
-        let recorded = try await store.latestQuoteDetails()
-        for (key, quote) in recorded where prices[key.symbol].map({ $0.time < quote.time }) ?? true {
-            prices[key.symbol] = PortfolioValuation.Price(price: quote.price, previousClose: quote.previousClose, currency: quote.currency,
-                                                          time: quote.time, provider: key.provider)
-        }
-        var rates = ExchangeRateBook()
-        for (key, quote) in recorded {
-            guard let pair = CurrencyPairSymbol(symbol: key.symbol), prices[key.symbol]?.time == quote.time else { continue }
-            rates.add(pair.rate(from: quote, provider: key.provider))
-        }
+        let recorded = RecordedPrices(try await store.latestQuoteDetails())
+        let prices = recorded.prices
         let now = window.upperBound
         let period = window.upperBound.milliseconds - window.lowerBound.milliseconds
-        let book = rates
+        let book = recorded.rates
         var lines: [String] = []
         for portfolio in chosen {
             let valuation = PortfolioValuation.value(portfolio, prices: prices, now: now, staleAfterMilliseconds: period) { from, to in

@@ -18,7 +18,7 @@ public enum ValuePortfolio {
     }
 
     /// - Parameter rates: convert other currencies with these reference rates (fetched now); nil:
-    ///   only positions in the home currency can be valued.
+    ///   with the currency pairs the daemon recorded (`USDEUR=X`).
     public static func run(configPath: String, environment: [String: String], name: String?, rates: LookUpExchangeRate.Reference?,
                            ratesURL: String?, now: Timestamp, report: ([Diagnostic]) -> Void) async -> Outcome {
         guard let configuration = CommandConfiguration.load(configPath: configPath, environment: environment, report: report) else {
@@ -38,20 +38,11 @@ public enum ValuePortfolio {
         if FileManager.default.fileExists(atPath: configuration.statePath) {
             do {
                 let store = try SQLiteAlertStore.openReadOnly(path: configuration.statePath)
-                let quotes = try await store.latestQuoteDetails()
+                let recorded = RecordedPrices(try await store.latestQuoteDetails())
                 try store.close()
-                // The newest quote of each symbol, whichever provider gave it; without reference
-                // rates, the recorded currency pairs (EURUSD=X) are the rates.
-                for (key, quote) in quotes where prices[key.symbol].map({ $0.time < quote.time }) ?? true {
-                    prices[key.symbol] = PortfolioValuation.Price(price: quote.price, previousClose: quote.previousClose,
-                                                                  currency: quote.currency, time: quote.time, provider: key.provider)
-                }
-                if rates == nil {
-                    for (key, quote) in quotes {
-                        guard let pair = CurrencyPairSymbol(symbol: key.symbol), prices[key.symbol]?.time == quote.time else { continue }
-                        book.add(pair.rate(from: quote, provider: key.provider))
-                    }
-                }
+                prices = recorded.prices
+                // Without reference rates, the recorded currency pairs (USDEUR=X) are the rates.
+                if rates == nil { book = recorded.rates }
             } catch {
                 return .failed("\(error)")
             }
