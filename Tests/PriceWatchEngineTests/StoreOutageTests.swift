@@ -52,6 +52,35 @@ import Testing
         #expect(try await store.alerts(since: nil).count == 2)
     }
 
+    /// The same for a portfolio rule on a holding no price rule watches: its quotes are kept
+    /// with the poll, stored once the store accepts writes, and the crossing is alerted.
+    @Test func aPortfolioCrossingDuringTheOutageIsAlertedAndItsHoldingsStored() async throws {
+        let store = try FlakyStore()
+        let evaluator = try await RuleEvaluator(configuration: PortfolioRuleEvaluatorTests.configuration(), store: store, doorbell: Doorbell(),
+                                                logger: F.logger, now: Timestamp(seconds: 0))
+        let rate = Quote(symbol: "USDEUR=X", price: F.decimal("0.9"), time: Timestamp(seconds: 0), currency: "EUR")
+        func poll(_ quotes: Quote..., at seconds: Int64) async throws -> Bool {
+            do {
+                try await evaluator.ingest(provider: "feed", results: Dictionary(uniqueKeysWithValues: quotes.map { ($0.symbol, .success($0)) }),
+                                           now: Timestamp(seconds: seconds + 1))
+                return false
+            } catch is PollKeptForLater {
+                return true
+            }
+        }
+        // 10 AAPL × 150 USD × 0.9 + 1000 EUR = 2350 EUR: above the 2300 level.
+        #expect(try await poll(F.quote("AAPL", "150", at: 0), rate, at: 0) == false)
+        store.failCommits(with: FlakyStore.diskFull)
+        #expect(try await poll(F.quote("AAPL", "140", at: 60), at: 60) == true)   // 2260: below
+        #expect(try await poll(F.quote("AAPL", "150", at: 120), at: 120) == true)  // back above
+        #expect(try await store.alerts(since: nil).isEmpty)
+        store.failCommits(with: nil)
+        #expect(try await poll(F.quote("AAPL", "151", at: 180), at: 180) == false)
+        let log = try await store.alerts(since: nil)
+        #expect(log.map { "\($0.alert.rule) \($0.alert.time.seconds) \($0.alert.price)" } == ["retirement-low 60 2260"])
+        #expect(try await store.store.quotes(provider: "feed", symbol: "AAPL").map(\.time.seconds) == [0, 60, 120, 180])
+    }
+
     @Test func theReportOfTheKeptPollSaysWhatWaits() async throws {
         let store = try FlakyStore()
         let evaluator = try await Self.evaluator(store, rules: [F.rule("aapl-200", .above(F.decimal("200")))])

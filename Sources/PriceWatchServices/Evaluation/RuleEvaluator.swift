@@ -78,7 +78,9 @@ public actor RuleEvaluator {
     }
 
     /// Builds the portfolio rules' engine from the stored rule states; `previous`'s prices and
-    /// rates carry over, and without them the newest stored quotes are the start.
+    /// rates carry over (a reload), and without them the newest stored quotes are the start (a
+    /// start, or a rebuild after a failed commit: memory never runs ahead of disk, so the kept
+    /// poll's quotes are new again when it is retried).
     private static func loadPortfolioEngine(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore,
                                             carryingOver previous: PortfolioRuleEngine? = nil) async throws -> PortfolioRuleEngine {
         guard !configuration.portfolioRules.isEmpty else { return PortfolioRuleEngine(rules: [], portfolios: []) }
@@ -185,7 +187,7 @@ public actor RuleEvaluator {
     private func evaluate(_ poll: PollBacklog.Poll, commitTime: Timestamp) async throws -> Report {
         if engineAheadOfStore {
             engine = try await Self.loadEngine(configuration: configuration, store: store)
-            portfolioEngine = try await Self.loadPortfolioEngine(configuration: configuration, store: store, carryingOver: portfolioEngine)
+            portfolioEngine = try await Self.loadPortfolioEngine(configuration: configuration, store: store)
             engineAheadOfStore = false
         }
         let provider = poll.provider
@@ -201,6 +203,7 @@ public actor RuleEvaluator {
                    QuoteAcceptance.decide(quote, lastAccepted: nil, now: poll.receivedAt) == .accepted,
                    portfolioEngine.record(quote, provider: server) {
                     report.accepted += 1
+                    metrics.quoteAccepted(provider: server)
                     report.acceptedSymbols.insert(quote.symbol)
                     accepted.append(quote)
                 }
@@ -252,8 +255,7 @@ public actor RuleEvaluator {
         } catch {
             engineAheadOfStore = true
             if let rebuilt = try? await Self.loadEngine(configuration: configuration, store: store),
-               let rebuiltPortfolios = try? await Self.loadPortfolioEngine(configuration: configuration, store: store,
-                                                                           carryingOver: portfolioEngine) {
+               let rebuiltPortfolios = try? await Self.loadPortfolioEngine(configuration: configuration, store: store) {
                 engine = rebuilt
                 portfolioEngine = rebuiltPortfolios
                 engineAheadOfStore = false
