@@ -47,6 +47,8 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // glibc's malloc_trim: the daemon hands freed memory back after loading a configuration.
+        .systemLibrary(name: "CGlibcMalloc", path: "Sources/CGlibcMalloc"),
         // The HTTP (and SMTP) transport on libcurl, behind the core's `HTTPTransport` port.
         .target(name: "PriceWatchCurl", dependencies: ["PriceWatchCore", "CCurl"]),
         // sd_notify, the watchdog and the journal log handler.
@@ -103,6 +105,7 @@ let package = Package(
                 "PriceWatchHTTP",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 "PriceWatchCharts",
+                "CGlibcMalloc",
             ]
         ),
         // The executable: argument parsing only.

@@ -207,6 +207,8 @@ public enum Daemon {
                           previous: ServiceSetup?, transports: NetworkTransports,
                           metrics: DaemonMetrics? = nil, alertCharts: (any AlertChartProvider)? = nil) -> (ServiceSetup?, [Diagnostic]) {
         let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
+        // What loading allocated and freed goes back to the system, at start and at every reload.
+        FreedMemory.release()
         guard let configuration, !diagnostics.containsErrors else { return (nil, diagnostics) }
         // Build only providers that are new or whose settings changed; reuse the others.
         var changed = configuration
