@@ -185,9 +185,9 @@ public enum ConfigurationLoader {
 
             if let target = draft.rule?.portfolio {
                 if let portfolio = portfolios.first(where: { $0.name == target.portfolio }) {
-                    if let position = target.position, !PortfolioWatchlist.symbols(of: portfolio).contains(position) {
-                        reader.error("portfolio '\(target.portfolio)' holds no '\(position)'; it holds "
-                                     + Wording.quotedList(portfolio.symbols.filter { PortfolioWatchlist.symbols(of: portfolio).contains($0) }),
+                    let held = PortfolioWatchlist.heldSymbols(of: portfolio)
+                    if let position = target.position, !held.contains(position) {
+                        reader.error("portfolio '\(target.portfolio)' holds no '\(position)'; it holds " + Wording.quotedList(held),
                                      key: "position")
                         continue
                     }

@@ -11,8 +11,6 @@ import PriceWatchStore
 struct PaperDigestSection: DigestSection {
     let store: SQLiteAlertStore
 
-    func content(for window: Range<Timestamp>) async throws -> DigestSectionContent? { nil }
-
     func content(for window: Range<Timestamp>, settings: DigestSettings) async throws -> DigestSectionContent? {
         let accounts = try await store.paperAccounts().sorted(by: { $0.name < $1.name })
         let chosen = settings.paperAccounts.map { names in accounts.filter { names.contains($0.name) } } ?? accounts
@@ -21,9 +19,7 @@ struct PaperDigestSection: DigestSection {
             lines.append("\(name): no such paper account (pricewatch paper open \(name) ...)")
         }
         guard !chosen.isEmpty || !lines.isEmpty else { return nil }
-        let recorded = try await store.latestQuoteDetails()
-        var latest: [String: Quote] = [:]
-        for (key, quote) in recorded where latest[key.symbol].map({ $0.time < quote.time }) ?? true { latest[key.symbol] = quote }
+        let latest = RecordedPrices(try await store.latestQuoteDetails()).prices
         for account in chosen {
             let statement = try await PaperTrading.statement(of: account, store: store)
             let percent = (statement.returnSinceStart * 10_000).rounded() / 100
@@ -36,17 +32,13 @@ struct PaperDigestSection: DigestSection {
             lines.append("\(account.name): equity \(PaperRendering.money(statement.equity)) \(account.currency), "
                          + "\(percent >= 0 ? "+" : "")\(String(format: "%.2f", percent)) % since start, cash \(PaperRendering.money(statement.cash)), "
                          + "day \(PaperRendering.money(day))")
-            var holdings: [PeriodPerformance.Holding] = []
-            var start: [String: ExactDecimal] = [:]
-            var end: [String: ExactDecimal] = [:]
-            for position in statement.positions where position.quantity.scaled != 0 {
-                holdings.append(PeriodPerformance.Holding(symbol: position.symbol, quantity: position.quantity, rate: ExactDecimal(scaled: ExactDecimal.unit)))
-                end[position.symbol] = position.price
-                start[position.symbol] = try await PortfolioDigestSection.closeBefore(window.lowerBound, symbol: position.symbol,
-                                                                                     interval: DigestBuilder.interval(for: settings.period), store: store)
+            let holdings = statement.positions.filter { $0.quantity.scaled != 0 }.map { position in
+                (PeriodPerformance.Holding(symbol: position.symbol, quantity: position.quantity, rate: ExactDecimal(scaled: ExactDecimal.unit)),
+                 price: position.price)
             }
-            lines += PortfolioDigestSection.performanceLines(PeriodPerformance.measure(holdings, start: start, end: end),
-                                                             currency: account.currency, period: settings.period)
+            lines += PortfolioDigestSection.performanceLines(
+                try await PortfolioDigestSection.performance(of: holdings, window: window, period: settings.period, store: store),
+                currency: account.currency, period: settings.period)
         }
         return DigestSectionContent(title: "Paper accounts", lines: lines)
     }

@@ -13,8 +13,6 @@ struct PortfolioDigestSection: DigestSection {
     let portfolios: @Sendable () async -> [Portfolio]
     let store: SQLiteAlertStore
 
-    func content(for window: Range<Timestamp>) async throws -> DigestSectionContent? { nil }
-
     func content(for window: Range<Timestamp>, settings: DigestSettings) async throws -> DigestSectionContent? {
         let all = await portfolios()
         let chosen = settings.portfolios.map { names in names.compactMap { name in all.first { $0.name == name } } } ?? all
@@ -34,19 +32,15 @@ struct PortfolioDigestSection: DigestSection {
             lines.append("\(portfolio.name): value \(PortfolioRendering.money(valuation.totalValue, home)) \(home), "
                 + "unrealised \(PortfolioRendering.money(valuation.totalUnrealised, home)), day \(PortfolioRendering.money(valuation.totalDayChange, home))"
                 + (left == 0 ? "" : " (\(left) positions not valued: see pricewatch portfolio)"))
-            var holdings: [PeriodPerformance.Holding] = []
-            var start: [String: ExactDecimal] = [:]
-            var end: [String: ExactDecimal] = [:]
+            var holdings: [(PeriodPerformance.Holding, price: ExactDecimal?)] = []
             for position in valuation.positions where position.excluded == nil && position.quantity.scaled != 0 {
                 guard let price = position.price, let rate = position.rate else { continue }
-                holdings.append(PeriodPerformance.Holding(symbol: position.symbol, quantity: position.quantity,
-                                                          divisor: PortfolioValuation.minorUnits[price.currency ?? ""] != nil ? 100 : 1,
-                                                          rate: rate.rate))
-                end[position.symbol] = price.price
-                start[position.symbol] = try await Self.closeBefore(window.lowerBound, symbol: position.symbol,
-                                                                   interval: DigestBuilder.interval(for: settings.period), store: store)
+                holdings.append((PeriodPerformance.Holding(symbol: position.symbol, quantity: position.quantity,
+                                                           divisor: PortfolioValuation.minorUnits[price.currency ?? ""] != nil ? 100 : 1,
+                                                           rate: rate.rate), price.price))
             }
-            lines += Self.performanceLines(PeriodPerformance.measure(holdings, start: start, end: end), currency: home, period: settings.period)
+            lines += Self.performanceLines(try await Self.performance(of: holdings, window: window, period: settings.period, store: store),
+                                           currency: home, period: settings.period)
         }
         return DigestSectionContent(title: "Portfolios", lines: lines)
     }
@@ -71,9 +65,19 @@ struct PortfolioDigestSection: DigestSection {
         return lines
     }
 
-    /// The last recorded close before `instant` (within ``DigestBuilder/lookBack``).
-    static func closeBefore(_ instant: Timestamp, symbol: String, interval: CandleInterval, store: SQLiteAlertStore) async throws -> ExactDecimal? {
-        try await store.candles(symbol: symbol, interval: interval,
-                                from: Timestamp(milliseconds: instant.milliseconds - DigestBuilder.lookBack), to: instant).last?.close
+    /// How `holdings` (each with its latest price, when it has one) did over the period `window` of length
+    /// `period`: from each one's last recorded close before the period (within
+    /// ``DigestBuilder/lookBack``, in the candles the period is measured in) to that price.
+    static func performance(of holdings: [(PeriodPerformance.Holding, price: ExactDecimal?)], window: Range<Timestamp>,
+                            period: DigestPeriod, store: SQLiteAlertStore) async throws -> PeriodPerformance {
+        var start: [String: ExactDecimal] = [:]
+        var end: [String: ExactDecimal] = [:]
+        for (holding, price) in holdings {
+            end[holding.symbol] = price
+            start[holding.symbol] = try await store.candles(
+                symbol: holding.symbol, interval: DigestBuilder.interval(for: period),
+                from: Timestamp(milliseconds: window.lowerBound.milliseconds - DigestBuilder.lookBack), to: window.lowerBound).last?.close
+        }
+        return PeriodPerformance.measure(holdings.map(\.0), start: start, end: end)
     }
 }

@@ -57,16 +57,9 @@ public struct DigestMarketState: Sendable, Hashable {
 /// of lines, or `nil` when it has nothing to say. The digest shows them after the alerts, in
 /// the order they are given, in every format.
 public protocol DigestSection: Sendable {
-    func content(for window: Range<Timestamp>) async throws -> DigestSectionContent?
-    /// The section of the digest `settings` describe (its `portfolios` and `paper` choose what
-    /// a performance section shows); by default the same for every digest.
+    /// The section for the period `window` of the digest `settings` describe (its `portfolios`
+    /// and `paper` choose what a performance section shows).
     func content(for window: Range<Timestamp>, settings: DigestSettings) async throws -> DigestSectionContent?
-}
-
-extension DigestSection {
-    public func content(for window: Range<Timestamp>, settings: DigestSettings) async throws -> DigestSectionContent? {
-        try await content(for: window)
-    }
 }
 
 /// A block a ``DigestSection`` adds: a heading and plain lines (escaped in HTML).

@@ -105,22 +105,23 @@ public struct PortfolioRuleEngine: Sendable {
         var outcome = Outcome()
         for name in touched.sorted() {
             guard let portfolio = portfolios[name], let rules = targets[name] else { continue }
+            // The newest of the portfolio's prices and rates: the valuation's instant and the
+            // figure's time, so the same inputs never evaluate twice.
             let inputs = PortfolioWatchlist.symbols(of: portfolio)
             let now = inputs.compactMap { prices[$0]?.time ?? rates[$0]?.time }.max() ?? Timestamp(milliseconds: 0)
             let book = ExchangeRateBook(Array(rates.values))
             let valuation = PortfolioValuation.value(portfolio, prices: prices, now: now, isStale: { symbol, price in
                 freshness.isStale(symbol: symbol, time: price.time, now: now)
             }, rate: { from, to in book.convert(from: from, to: to, at: now) })
-            let reason = Self.incompleteness(of: valuation)
+            let reason = valuation.firstExclusion
             if incomplete[name] != reason {
                 if reason != nil || incomplete[name] != nil { outcome.changes.append((name, reason)) }
                 incomplete[name] = reason
             }
             guard reason == nil else { continue }
-            let time = Self.newestInput(of: valuation)
             for (rule, source) in rules {
                 guard let target = rule.portfolio, let figure = target.figure(in: valuation) else { continue }
-                let quote = Quote(symbol: target.subject, price: figure, time: time,
+                let quote = Quote(symbol: target.subject, price: figure, time: now,
                                   currency: target.measure.isMoney ? portfolio.currency : nil)
                 let result = engine.process(quote, source: source, provider: rule.provider, now: nil, requirePositivePrice: false)
                 outcome.alerts += result.alerts
@@ -133,28 +134,4 @@ public struct PortfolioRuleEngine: Sendable {
 
     /// The states changed since the last drain, keyed for the store.
     public mutating func drainChangedStates() -> [RuleStateKey: StoredRuleState] { engine.drainChangedStates() }
-
-    /// Why a valuation cannot be used, naming the first thing left out; nil when complete.
-    static func incompleteness(of valuation: PortfolioValuation) -> String? {
-        if let position = valuation.positions.first(where: { $0.excluded != nil && $0.quantity.scaled != 0 }) {
-            return "\(position.symbol): \(position.excluded ?? "")"
-        }
-        if let cash = valuation.cash.first(where: { $0.excluded != nil }) {
-            return "cash in \(cash.currency): \(cash.excluded ?? "")"
-        }
-        return nil
-    }
-
-    /// The newest time of the prices and rates a valuation used.
-    static func newestInput(of valuation: PortfolioValuation) -> Timestamp {
-        var newest = Timestamp(milliseconds: 0)
-        for position in valuation.positions where position.quantity.scaled != 0 {
-            if let time = position.price?.time, time > newest { newest = time }
-            if let rate = position.rate, rate.source != "identity", rate.time > newest { newest = rate.time }
-        }
-        for cash in valuation.cash {
-            if let rate = cash.rate, rate.source != "identity", rate.time > newest { newest = rate.time }
-        }
-        return newest
-    }
 }

@@ -54,7 +54,7 @@ public struct PeriodPerformance: Sendable, Hashable {
                   let difference = last.subtracting(first),
                   let units = holding.quantity.multiplied(by: difference)?.divided(byInteger: holding.divisor),
                   let home = units.multiplied(by: holding.rate),
-                  let percent = PortfolioTarget.percent(difference, of: first) else {
+                  let percent = difference.percent(of: first) else {
                 unmeasured.append(holding.symbol)
                 continue
             }
@@ -67,7 +67,7 @@ public struct PeriodPerformance: Sendable, Hashable {
     }
 
     /// `totalChange / startValue` in percent; nil without a start value.
-    public var totalPercent: ExactDecimal? { PortfolioTarget.percent(totalChange, of: startValue) }
+    public var totalPercent: ExactDecimal? { totalChange.percent(of: startValue) }
 
     /// The position that rose most (by percent; the first of equals).
     public var best: Line? { lines.max { $0.percent < $1.percent } }

@@ -70,34 +70,47 @@ public struct PortfolioTarget: Sendable, Hashable {
         case .profit:
             return valuation.totalUnrealised
         case .profitPercent:
-            return Self.percent(valuation.totalUnrealised, of: valuation.totalCost)
+            return valuation.totalUnrealised.percent(of: valuation.totalCost)
         case .dayChangePercent:
             // The positions' value at the previous close is today's value less today's change.
             let invested = valuation.positions.reduce(ExactDecimal.zero) { $0.adding($1.homeValue ?? .zero) ?? $0 }
             guard let before = invested.subtracting(valuation.totalDayChange) else { return nil }
-            return Self.percent(valuation.totalDayChange, of: before)
+            return valuation.totalDayChange.percent(of: before)
         case .positionProfitPercent:
             guard let held = valuation.positions.first(where: { $0.symbol == position }), held.quantity.scaled != 0,
                   let unrealised = held.unrealised else { return nil }
-            return Self.percent(unrealised, of: held.cost)
+            return unrealised.percent(of: held.cost)
         case .positionWeight:
             guard let held = valuation.positions.first(where: { $0.symbol == position }), held.quantity.scaled != 0,
                   let homeValue = held.homeValue else { return nil }
-            return Self.percent(homeValue, of: valuation.totalValue)
+            return homeValue.percent(of: valuation.totalValue)
         }
     }
 
-    /// `part / whole * 100`, half-even to 8 digits; nil for a whole of zero or below.
-    static func percent(_ part: ExactDecimal, of whole: ExactDecimal) -> ExactDecimal? {
+}
+
+extension ExactDecimal {
+    /// `self / whole * 100`, half-even to 8 digits; nil for a whole of zero or below.
+    public func percent(of whole: ExactDecimal) -> ExactDecimal? {
         guard whole.scaled > 0 else { return nil }
-        return ExactDecimal.roundedHalfEven(Int128(part.scaled) * 100 * Int128(ExactDecimal.unit), dividedBy: Int128(whole.scaled))
+        return ExactDecimal.roundedHalfEven(Int128(scaled) * 100 * Int128(ExactDecimal.unit), dividedBy: Int128(whole.scaled))
     }
 }
 
 extension PortfolioValuation {
+    /// Why the valuation is not whole, naming the first held position or cash balance left out
+    /// of the totals (`AAPL: no rate from USD to EUR`); nil when nothing is.
+    public var firstExclusion: String? {
+        if let position = positions.first(where: { $0.excluded != nil && $0.quantity.scaled != 0 }) {
+            return "\(position.symbol): \(position.excluded ?? "")"
+        }
+        if let balance = cash.first(where: { $0.excluded != nil }) {
+            return "cash in \(balance.currency): \(balance.excluded ?? "")"
+        }
+        return nil
+    }
+
     /// Whether every held position and every cash balance is in the totals (none stale, none
     /// without a price or a rate).
-    public var isComplete: Bool {
-        positions.allSatisfy { $0.excluded == nil || $0.quantity.scaled == 0 } && cash.allSatisfy { $0.excluded == nil }
-    }
+    public var isComplete: Bool { firstExclusion == nil }
 }

@@ -4,14 +4,11 @@
 public enum PortfolioWatchlist {
     /// The symbols of `portfolio`, holdings first, each once.
     public static func symbols(of portfolio: Portfolio) -> [String] {
-        var held: [String] = []
+        let held = heldSymbols(of: portfolio)
         var foreign: [String] = []
-        for symbol in portfolio.symbols {
-            let lots = portfolio.lots.filter { $0.symbol == symbol }
-            let quantity = lots.reduce(ExactDecimal.zero) { $0.adding($1.quantity) ?? $0 }
-            guard quantity.scaled != 0 else { continue }
-            held.append(symbol)
-            if let currency = lots.first?.currency, currency != portfolio.currency, !foreign.contains(currency) {
+        for symbol in held {
+            if let currency = portfolio.lots.first(where: { $0.symbol == symbol })?.currency, currency != portfolio.currency,
+               !foreign.contains(currency) {
                 foreign.append(currency)
             }
         }
@@ -20,5 +17,13 @@ public enum PortfolioWatchlist {
             foreign.append(currency)
         }
         return held + foreign.map { CurrencyPairSymbol(base: $0, quote: portfolio.currency).symbol }
+    }
+
+    /// The symbols `portfolio` holds now (its lots do not add up to zero), in order of first
+    /// appearance.
+    public static func heldSymbols(of portfolio: Portfolio) -> [String] {
+        portfolio.symbols.filter { symbol in
+            portfolio.lots.filter { $0.symbol == symbol }.reduce(ExactDecimal.zero) { $0.adding($1.quantity) ?? $0 }.scaled != 0
+        }
     }
 }
