@@ -186,10 +186,11 @@ public enum Daemon {
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
-        logger.notice("pricewatch started: \(ConfigurationSummary.line(setup.configuration)); state in \(setup.configuration.statePath)")
+        let summary = ConfigurationSummary.line(setup.configuration)
+        logger.notice("pricewatch started: \(summary); state in \(setup.configuration.statePath)")
         // READY before any service runs: the configuration is loaded and the store open, and no
         // poll can finish first (its status line would already name a last poll).
-        observer.ready(summary: ConfigurationSummary.line(setup.configuration), pollers: setup.pollSchedule)
+        observer.ready(summary: summary, pollers: setup.pollSchedule)
         do {
             try await group.run()
         } catch {

@@ -222,6 +222,18 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         }
     }
 
+    /// Every request's window history in one read transaction (cached statements, no round
+    /// trip per source).
+    public func windowHistories(_ requests: [WindowHistoryRequest]) async throws -> [[HistoryPoint]] {
+        try await read("reading the window histories of \(requests.count) sources") { db in
+            try requests.map { request in
+                try request.read { since in
+                    try QuoteTable.history(provider: request.source.provider, symbol: request.source.symbol, since: since, in: db)
+                }
+            }
+        }
+    }
+
     /// Writes one poll's outcome in one transaction: all of it, or nothing.
     ///
     /// Quotes whose `(provider, symbol, time)` is already stored are skipped; rule states are

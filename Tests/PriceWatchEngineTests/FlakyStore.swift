@@ -34,6 +34,9 @@ final class FlakyStore: DaemonStore {
     func history(provider: String, symbol: String, since: Timestamp) async throws -> [HistoryPoint] {
         try await store.history(provider: provider, symbol: symbol, since: since)
     }
+    func windowHistories(_ requests: [WindowHistoryRequest]) async throws -> [[HistoryPoint]] {
+        try await store.windowHistories(requests)
+    }
     func latestQuoteDetails() async throws -> [QuoteSource: Quote] { try await store.latestQuoteDetails() }
     func alerts(since: Timestamp?) async throws -> [AlertRecord] { try await store.alerts(since: since) }
     func enqueue(_ notification: OutgoingNotification, sinks: [String], now: Timestamp) async throws -> Bool {

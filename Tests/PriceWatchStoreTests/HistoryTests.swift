@@ -2,7 +2,7 @@ import PriceWatchCore
 import PriceWatchStore
 import Testing
 
-/// `history(provider:symbol:since:)` and `pruneHistory(before:)`.
+/// `history(provider:symbol:since:)`, `windowHistories(_:)` and `pruneHistory(before:)`.
 @Suite struct HistoryTests {
     /// A store holding `yahoo` AAPL quotes at 10, 20, 30, 40 and 50 seconds, priced 1 to 5.
     static func store() async throws -> SQLiteAlertStore {
@@ -62,6 +62,23 @@ import Testing
         #expect(stooq.map(\.price) == [try Fixtures.decimal("100")])
         let msft = try await store.history(provider: "yahoo", symbol: "MSFT", since: Fixtures.time(0))
         #expect(Self.seconds(msft) == [25])
+    }
+
+    /// The engine's start-up read: per source, the newest quote and the window counted back
+    /// from it (with its anchor), every source in one call and in the order asked.
+    @Test func windowHistoriesAnswerEachSourceInOrder() async throws {
+        let store = try await Self.store()
+        try await store.commit(StoreCommit(
+            provider: "yahoo", quotes: [try Fixtures.quote("MSFT", price: "200", at: 25)], now: Fixtures.time(60)))
+        let window = try #require(RuleDuration(seconds: 15))
+        let histories = try await store.windowHistories([
+            WindowHistoryRequest(source: QuoteSource(provider: "yahoo", symbol: "AAPL"), window: window),
+            WindowHistoryRequest(source: QuoteSource(provider: "yahoo", symbol: "MSFT"), window: window),
+            WindowHistoryRequest(source: QuoteSource(provider: "stooq", symbol: "AAPL"), window: window),
+            WindowHistoryRequest(source: QuoteSource(provider: "yahoo", symbol: "AAPL"), window: nil),
+        ])
+        // AAPL's newest is at 50: from 35 on, with 30 as the anchor; counted from the quote, not the clock.
+        #expect(histories.map(Self.seconds) == [[30, 40, 50], [25], [], [50]])
     }
 
     @Test func pruningKeepsTheAnchor() async throws {

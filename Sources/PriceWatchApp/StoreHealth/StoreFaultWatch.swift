@@ -86,6 +86,10 @@ public final class StoreFaultWatch: DaemonStore {
         try await watch { try await store.history(provider: provider, symbol: symbol, since: since) }
     }
 
+    public func windowHistories(_ requests: [WindowHistoryRequest]) async throws -> [[HistoryPoint]] {
+        try await watch { try await store.windowHistories(requests) }
+    }
+
     public func latestQuoteDetails() async throws -> [QuoteSource: Quote] {
         try await watch { try await store.latestQuoteDetails() }
     }

@@ -62,11 +62,15 @@ public struct Configuration: Sendable, Hashable {
     public func provider(named name: String) -> ProviderConfiguration? { providers.first { $0.name == name } }
     public func sink(named name: String) -> SinkConfiguration? { sinks.first { $0.name == name } }
 
-    /// Every symbol some enabled-or-not rule watches through `provider`, sorted.
     /// Every symbol some enabled-or-not rule watches through `provider`, and the holdings and
     /// currency pairs of the portfolios its portfolio rules watch, sorted.
     public func symbols(for provider: String) -> [String] {
-        var symbols = Set(rules.filter { $0.provider == provider }.flatMap(\.symbols))
+        var symbols = Set<String>()
+        // Rules are read in place by index: copying each of 100,000 rules (as `filter` does)
+        // was a noticeable part of start-up.
+        for index in rules.indices where rules[index].provider == provider {
+            symbols.formUnion(rules[index].symbols)
+        }
         for rule in portfolioRules where rule.provider == provider {
             guard let name = rule.portfolio?.portfolio, let portfolio = portfolios.first(where: { $0.name == name }) else { continue }
             symbols.formUnion(PortfolioWatchlist.symbols(of: portfolio))
@@ -76,7 +80,8 @@ public struct Configuration: Sendable, Hashable {
 
     /// All distinct watched symbols (the portfolio rules' holdings and currency pairs too).
     public var allSymbols: Set<String> {
-        var symbols = Set(rules.flatMap(\.symbols))
+        var symbols = Set<String>()
+        for index in rules.indices { symbols.formUnion(rules[index].symbols) }
         let watched = Set(portfolioRules.compactMap { $0.portfolio?.portfolio })
         for portfolio in portfolios where watched.contains(portfolio.name) {
             symbols.formUnion(PortfolioWatchlist.symbols(of: portfolio))

@@ -12,6 +12,9 @@ public struct AlertEngine: Sendable {
     /// Per source, the regular session its latest in-session quote belonged to, with the open
     /// price when it is known (`from = "open"`).
     private var sessionOpens: [SessionOpen?]
+    /// Per rule, the texts its alerts and stored states carry, made when first needed: most
+    /// rules of a large book never fire, and making them all up front was a tenth of start-up.
+    private var ruleTexts: [RuleTexts?]
     private let trackChanges: Bool
     private var changedSlots: [Int] = []
     private var changedFlags: [Bool]
@@ -35,12 +38,12 @@ public struct AlertEngine: Sendable {
     public init(book: RuleBook, storedStates: [RuleStateKey: StoredRuleState] = [:], trackChanges: Bool = false) {
         self.book = book
         self.machines = book.slots.map { slot in
-            let fingerprint = book.alertTexts[slot.rule].fingerprint
-            guard let stored = storedStates[slot.key], stored.fingerprint == fingerprint else {
+            guard let stored = storedStates[slot.key], stored.fingerprint == book.rules[slot.rule].fingerprint else {
                 return RuleStateMachine()
             }
             return RuleStateMachine(state: stored.state)
         }
+        self.ruleTexts = Array(repeating: nil, count: book.rules.count)
         self.histories = Array(repeating: SymbolHistory(), count: book.sources.count)
         self.sessionOpens = Array(repeating: nil, count: book.sources.count)
         self.trackChanges = trackChanges
@@ -127,7 +130,7 @@ public struct AlertEngine: Sendable {
             case .fire(let trigger):
                 let ruleIndex = book.slots[slotIndex].rule
                 let rule = book.rules[ruleIndex]
-                let texts = book.alertTexts[ruleIndex]
+                let texts = texts(ofRule: ruleIndex)
                 outcome.alerts.append(PendingAlert(
                     alert: Alert(rule: rule, fingerprint: texts.fingerprint, conditionText: texts.conditionText,
                                  quote: quote, provider: provider, trigger: trigger),
@@ -160,10 +163,26 @@ public struct AlertEngine: Sendable {
         var result: [RuleStateKey: StoredRuleState] = [:]
         for slotIndex in changedSlots {
             let slot = book.slots[slotIndex]
-            result[slot.key] = StoredRuleState(fingerprint: book.alertTexts[slot.rule].fingerprint, state: machines[slotIndex].state)
+            result[slot.key] = StoredRuleState(fingerprint: texts(ofRule: slot.rule).fingerprint, state: machines[slotIndex].state)
             changedFlags[slotIndex] = false
         }
         changedSlots.removeAll(keepingCapacity: true)
         return result
+    }
+}
+
+extension AlertEngine {
+    /// The strings an alert or a stored state takes from its rule.
+    struct RuleTexts: Sendable {
+        let fingerprint: String
+        let conditionText: String
+    }
+
+    /// The texts of rule `index`, made at the first need and kept.
+    private mutating func texts(ofRule index: Int) -> RuleTexts {
+        if let texts = ruleTexts[index] { return texts }
+        let texts = RuleTexts(fingerprint: book.rules[index].fingerprint, conditionText: book.rules[index].conditionText)
+        ruleTexts[index] = texts
+        return texts
     }
 }

@@ -19,8 +19,6 @@ public struct RuleBook: Sendable {
     /// `sourceSlots[sourceSlotStart[i]..<sourceSlotStart[i + 1]]`.
     let sourceSlots: [Int32]
     let sourceSlotStart: [Int]
-    /// Per rule, what its alerts carry that is derived from the rule (built once, not per alert).
-    let alertTexts: [AlertTexts]
     /// The longest window any rule on the source uses (nil: none).
     let windowBySource: [RuleDuration?]
     /// Per source, whether a rule on it has a `session` or `from = "open"`: its quotes need a
@@ -35,15 +33,23 @@ public struct RuleBook: Sendable {
     /// provider are left out.
     public init(rules: [Rule], provider override: String? = nil) {
         var slots: [Slot] = []
+        var checks: [RuleCheck] = []
         var sources: [QuoteSource] = []
         var slotsBySource: [[Int]] = []
         var windows: [RuleDuration?] = []
         var needsSession: [Bool] = []
         var markets: [MarketIdentifier?] = []
         var sourceIndex: [QuoteSource: Int] = [:]
-        for (ruleIndex, rule) in rules.enumerated() {
-            guard let provider = override ?? rule.provider else { continue }
-            for symbol in rule.symbols {
+        slots.reserveCapacity(rules.count)
+        checks.reserveCapacity(rules.count)
+        // By index, not `for rule in rules`: each rule is read in place, never copied (a copy
+        // retains every string and array of it, and start-up builds a book of every rule).
+        for ruleIndex in rules.indices {
+            guard let provider = override ?? rules[ruleIndex].provider else { continue }
+            let check = RuleCheck(rules[ruleIndex])
+            let needsSessionContext = rules[ruleIndex].session != .always || rules[ruleIndex].baseline == .sessionOpen
+            let window = rules[ruleIndex].window
+            for symbol in rules[ruleIndex].symbols {
                 let source = QuoteSource(provider: provider, symbol: symbol)
                 let index: Int
                 if let existing = sourceIndex[source] {
@@ -57,21 +63,24 @@ public struct RuleBook: Sendable {
                     needsSession.append(false)
                     markets.append(nil)
                 }
-                if rule.session != .always || rule.baseline == .sessionOpen { needsSession[index] = true }
-                if markets[index] == nil { markets[index] = rule.market }
+                if needsSessionContext { needsSession[index] = true }
+                if markets[index] == nil { markets[index] = rules[ruleIndex].market }
                 slotsBySource[index].append(slots.count)
-                slots.append(Slot(rule: ruleIndex, key: RuleStateKey(rule: rule.id, symbol: symbol)))
-                if let window = rule.window { windows[index] = max(windows[index] ?? window, window) }
+                slots.append(Slot(rule: ruleIndex, key: RuleStateKey(rule: rules[ruleIndex].id, symbol: symbol)))
+                checks.append(check)
+                if let window { windows[index] = max(windows[index] ?? window, window) }
             }
         }
         self.rules = rules
-        self.checks = slots.map { RuleCheck(rules[$0.rule]) }
+        self.checks = checks
         var start: [Int] = [0]
         start.reserveCapacity(slotsBySource.count + 1)
         for list in slotsBySource { start.append(start[start.count - 1] + list.count) }
         self.sourceSlotStart = start
-        self.sourceSlots = slotsBySource.flatMap { $0.map { Int32(truncatingIfNeeded: $0) } }
-        self.alertTexts = rules.map(AlertTexts.init)
+        var sourceSlots: [Int32] = []
+        sourceSlots.reserveCapacity(slots.count)
+        for list in slotsBySource { for slot in list { sourceSlots.append(Int32(truncatingIfNeeded: slot)) } }
+        self.sourceSlots = sourceSlots
         self.slots = slots
         self.sources = sources
         self.slotsBySource = slotsBySource
@@ -89,15 +98,4 @@ public struct RuleBook: Sendable {
 
     /// The longest window used on one source.
     public func window(forSource index: Int) -> RuleDuration? { windowBySource[index] }
-
-    /// The strings an alert takes from its rule, computed once per rule.
-    struct AlertTexts: Sendable {
-        let fingerprint: String
-        let conditionText: String
-
-        init(_ rule: Rule) {
-            fingerprint = rule.fingerprint
-            conditionText = rule.conditionText
-        }
-    }
 }

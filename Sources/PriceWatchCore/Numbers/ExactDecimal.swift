@@ -234,19 +234,38 @@ extension ExactDecimal: CustomStringConvertible, LosslessStringConvertible {
     /// Plain decimal notation with at least `minimumFractionDigits` fractional digits
     /// (`formatted(minimumFractionDigits: 2)` of `225.7` is `225.70`).
     public func formatted(minimumFractionDigits: Int) -> String {
+        let digits = min(max(significantFractionDigits, minimumFractionDigits), Self.scale)
         let magnitude = scaled.magnitude
-        let whole = magnitude / UInt64(Self.unit)
-        let fraction = magnitude % UInt64(Self.unit)
-        var digits = max(significantFractionDigits, min(minimumFractionDigits, Self.scale))
-        var result = scaled < 0 ? "-" : ""
-        result += String(whole)
-        if digits > 0 {
-            var fractionText = String(fraction)
-            fractionText = String(repeating: "0", count: Self.scale - fractionText.count) + fractionText
-            digits = min(digits, Self.scale)
-            result += "." + fractionText.prefix(digits)
+        var whole = magnitude / UInt64(Self.unit)
+        var fraction = magnitude % UInt64(Self.unit)
+        // Written straight into the string's storage (a sign, at most 19 whole digits, a point
+        // and 8 fractional digits): rule books and JSON output format many numbers.
+        return String(unsafeUninitializedCapacity: 2 + 19 + Self.scale) { buffer in
+            var count = 0
+            if scaled < 0 {
+                buffer[0] = UInt8(ascii: "-")
+                count = 1
+            }
+            let wholeStart = count
+            repeat {
+                buffer[count] = UInt8(ascii: "0") + UInt8(whole % 10)
+                whole /= 10
+                count += 1
+            } while whole > 0
+            buffer[wholeStart..<count].reverse()
+            if digits > 0 {
+                buffer[count] = UInt8(ascii: ".")
+                count += 1
+                var divisor = UInt64(Self.unit) / 10
+                for _ in 0..<digits {
+                    buffer[count] = UInt8(ascii: "0") + UInt8(fraction / divisor)
+                    fraction %= divisor
+                    divisor /= 10
+                    count += 1
+                }
+            }
+            return count
         }
-        return result
     }
 }
 

@@ -92,12 +92,13 @@ public actor RuleEvaluator {
 
     /// Builds the engine from the stored rule states and, per source, the history its longest
     /// window needs, counted back from the source's newest stored quote (quote time, not the
-    /// wall clock: see ``QuoteHistoryStore/windowHistory(provider:symbol:window:)``). A source of
+    /// wall clock: see ``WindowHistoryRequest``). A source of
     /// `previous` whose window covers the new one keeps `previous`'s in-memory history.
     private static func loadEngine(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore,
                                    carryingOver previous: AlertEngine? = nil) async throws -> AlertEngine {
         let book = RuleBook(rules: configuration.rules)
         var engine = AlertEngine(book: book, storedStates: try await store.ruleStates(), trackChanges: true)
+        var unread: [(index: Int, request: WindowHistoryRequest)] = []
         for (index, source) in book.sources.enumerated() {
             let window = book.window(forSource: index)
             if let previous, let old = previous.book.index(of: source),
@@ -106,8 +107,12 @@ public actor RuleEvaluator {
                 engine.adoptSessionOpen(source: index, previous.sessionOpen(ofSource: old))
                 continue
             }
-            let points = try await store.windowHistory(provider: source.provider, symbol: source.symbol, window: window)
-            engine.seedHistory(source: index, points: points)
+            unread.append((index, WindowHistoryRequest(source: source, window: window)))
+        }
+        guard !unread.isEmpty else { return engine }
+        let histories = try await store.windowHistories(unread.map(\.request))
+        for (source, points) in zip(unread, histories) {
+            engine.seedHistory(source: source.index, points: points)
         }
         return engine
     }

@@ -6,6 +6,12 @@ public protocol QuoteHistoryStore: Sendable {
     /// one overall (for repeat detection).
     func history(provider: String, symbol: String, since: Timestamp) async throws -> [HistoryPoint]
 
+    /// For each request, in order, what ``WindowHistoryRequest/read(_:)`` makes of the
+    /// source's ``history(provider:symbol:since:)``: all of them from one consistent snapshot
+    /// and in one call, since an engine is built from thousands of sources and a round trip
+    /// to the database per source would be most of the daemon's start-up.
+    func windowHistories(_ requests: [WindowHistoryRequest]) async throws -> [[HistoryPoint]]
+
     /// The newest stored quote of every provider and symbol, with its previous close, currency
     /// and exchange: what portfolio rules start from after a restart (so replayed older quotes
     /// are repeats for them too).
