@@ -10,11 +10,12 @@ import PriceWatchTOML
 final class ConfigFile {
     /// The path shown in diagnostics, as the user wrote it (relative paths stay relative).
     let displayPath: String
-    /// The root table; `nil` when the file could not be read or is not valid TOML.
-    let root: TOMLTable?
+    /// The root table; `nil` when the file could not be read or is not valid TOML (and empty
+    /// once ``dropDocument()`` was called).
+    private(set) var root: TOMLTable?
     /// Everything parsed before the first syntax error (the whole file when there is none):
     /// what can still be made out of a broken file.
-    let partialRoot: TOMLTable
+    private(set) var partialRoot: TOMLTable
     private var reported: [Diagnostic] = []
     /// "missing required key" errors, held back until the whole file is read: one whose key
     /// an unknown key was suggested for (`abvoe`: did you mean 'above'?) is a knock-on of that
@@ -65,7 +66,7 @@ final class ConfigFile {
     private init(unreadable displayPath: String, reason: String) {
         self.displayPath = displayPath
         root = nil
-        partialRoot = TOMLParser.parse(bytes: []).partialRoot
+        partialRoot = Self.emptyDocument
         reported = [.error(reason, path: displayPath)]
         errorCount = 1
     }
@@ -93,6 +94,23 @@ final class ConfigFile {
     private static func tooLarge(_ what: String, size: Int) -> String {
         "the \(what) is \(size) bytes; a configuration file may have at most \(maximumBytes) bytes (1 MiB)"
             + (what == "rule file" ? "; split the rules across several files in the rules directory" : "")
+    }
+
+    /// An empty document: what an unreadable or dropped file holds.
+    private static let emptyDocument = TOMLParser.parse(bytes: []).partialRoot
+
+    /// Lets go of the parsed document once everything about it has been read and reported:
+    /// its diagnostics stay, but positions are no longer known (a later report has none), so
+    /// a caller keeps the positions it will still need before dropping.
+    func dropDocument() {
+        if root != nil { root = Self.emptyDocument }
+        partialRoot = Self.emptyDocument
+    }
+
+    /// Reports an error at a position kept from before the document was dropped.
+    func error(_ message: String, atPosition position: TOMLPosition?) {
+        reported.append(Diagnostic(.error, path: displayPath, line: position?.line, column: position?.column, message: message))
+        errorCount += 1
     }
 
     /// Reports an error about the value at `path` (at its key's position when it is known).
@@ -130,7 +148,12 @@ final class ConfigFile {
     /// `PATH:LINE` of `path` (or `PATH` when its position is unknown), to point at it from a
     /// diagnostic about another place.
     func location(of path: TOMLKeyPath) -> String {
-        guard let position = position(of: path) else { return displayPath }
+        location(at: position(of: path))
+    }
+
+    /// `PATH:LINE` of a position (`PATH` when it is unknown).
+    func location(at position: TOMLPosition?) -> String {
+        guard let position else { return displayPath }
         return "\(displayPath):\(position.line)"
     }
 

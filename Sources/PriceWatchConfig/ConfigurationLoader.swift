@@ -43,19 +43,29 @@ public enum ConfigurationLoader {
                 rulesPath = nil
             }
         }
+        // Portfolios first: each rule is finished (its portfolio checked) as its file is read.
+        let (portfolios, portfolioDiagnostics) = PortfolioReader.load(mainFile: mainFile, environment: environment)
         var ruleSet: RuleSet?
         var rulesDisplay = ""
         if let rulesPath {
             rulesDisplay = ConfigPaths.join(directory, rulesPath)
             let absolute = ConfigPaths.absolute(rulesPath, relativeTo: baseDirectory)
-            ruleSet = RuleSet.read(displayPath: rulesDisplay, absolutePath: absolute)
+            // The main file's defaults apply only when it is valid; otherwise the rules are
+            // checked on their own.
+            let finish: RuleSet.Finish
+            if main.root != nil {
+                let resolver = RuleResolver(settings: settings, mainDisplayPath: main.displayPath, portfolios: portfolios,
+                                            portfoliosComplete: !portfolioDiagnostics.containsErrors)
+                finish = { resolver.resolve($0) }
+            } else {
+                finish = { _ in nil }
+            }
+            ruleSet = RuleSet.read(displayPath: rulesDisplay, absolutePath: absolute, finish: finish)
             if ruleSet == nil, rulesWritten, main.root != nil {
                 main.error("rules: no such file or directory '\(absolute)'", at: rulesKey)
             }
         }
-        let drafts = ruleSet?.drafts ?? []
-
-        let (portfolios, portfolioDiagnostics) = PortfolioReader.load(mainFile: mainFile, environment: environment)
+        let draftCount = ruleSet?.draftCount ?? 0
         if !portfolioDiagnostics.containsErrors {
             for digest in settings.digests {
                 guard let names = digest.portfolios, let path = settings.digestPortfolioPaths[digest.name] else { continue }
@@ -69,15 +79,20 @@ public enum ConfigurationLoader {
         }
         var configuration: Configuration?
         if main.root != nil {
-            let (rules, portfolioRules) = resolve(drafts, settings: settings, main: main, portfolios: portfolios,
-                                                  portfoliosComplete: !portfolioDiagnostics.containsErrors)
+            if draftCount > 0 { checkAdapters(settings: settings, main: main) }
+            var rules = ruleSet?.rules ?? []
+            var portfolioRules: [Rule] = []
+            if rules.contains(where: { $0.portfolio != nil }) {
+                portfolioRules = rules.filter { $0.portfolio != nil }
+                rules.removeAll { $0.portfolio != nil }
+            }
             var retention = settings.retention
-            if drafts.isEmpty {
+            if draftCount == 0 {
                 // Only when no rule file has an error: a file that failed has its own message.
                 if rulesPath != nil, ruleSet != nil || !rulesWritten, !(ruleSet?.diagnostics.containsErrors ?? false) {
                     main.warning("no rules are defined in '\(rulesDisplay)'; nothing will be watched", at: .root)
                 }
-            } else if rules.count + portfolioRules.count == drafts.count {
+            } else if rules.count + portfolioRules.count == draftCount {
                 warnUnused(rules: [rules, portfolioRules], settings: settings, main: main)
                 retention = effectiveRetention(rules: rules, settings: settings, main: main)
             }
@@ -108,107 +123,36 @@ public enum ConfigurationLoader {
     ///   file name for a directory).
     public static func loadRules(at path: String) -> (rules: [Rule]?, diagnostics: [Diagnostic]) {
         let absolute = ConfigPaths.absolute(path)
-        guard let set = RuleSet.read(displayPath: path, absolutePath: absolute) else {
+        let finish: RuleSet.Finish = { draft in
+            // A portfolio rule watches a valuation, which a price series cannot replay.
+            if let target = draft.rule?.portfolio {
+                draft.reader.tableWarning("watches portfolio '\(target.portfolio)': not backtested (a backtest replays prices)")
+                return nil
+            }
+            return draft.rule
+        }
+        guard let set = RuleSet.read(displayPath: path, absolutePath: absolute, finish: finish) else {
             return (nil, [.error("cannot read the rules: no such file or directory", path: path)])
         }
-        // A portfolio rule watches a valuation, which a price series cannot replay.
-        for draft in set.drafts where draft.rule?.portfolio != nil {
-            draft.reader.tableWarning("watches portfolio '\(draft.rule?.portfolio?.portfolio ?? "")': not backtested "
-                                      + "(a backtest replays prices)")
-        }
         var diagnostics = set.diagnostics
-        if set.drafts.isEmpty && !diagnostics.containsErrors {
+        if set.draftCount == 0 && !diagnostics.containsErrors {
             diagnostics.append(.warning("no rules are defined", path: path))
         }
         diagnostics = diagnostics.sortedByLocation()
         guard !diagnostics.containsErrors else { return (nil, diagnostics) }
-        return (set.drafts.compactMap(\.rule).filter { $0.portfolio == nil }, diagnostics)
+        return (set.rules, diagnostics)
     }
 
     // MARK: - Across files
 
-    /// Applies the main file's defaults to each rule's `provider` and `notify`, checking the
-    /// names; returns the rules that are complete, price rules apart from portfolio rules.
-    ///
-    /// A portfolio rule's portfolio must be one of `portfolios`, and its position one the
-    /// portfolio holds; when a portfolio file has errors (`portfoliosComplete` false) a missing
-    /// one is not reported again.
-    private static func resolve(_ drafts: [RuleDraft], settings: MainSettings, main: ConfigFile,
-                                portfolios: [Portfolio], portfoliosComplete: Bool) -> (rules: [Rule], portfolioRules: [Rule]) {
-        guard !drafts.isEmpty else { return ([], []) }
+    /// Rules need a provider and a sink: reports a main file that defines none.
+    private static func checkAdapters(settings: MainSettings, main: ConfigFile) {
         if settings.providersReadable && settings.providerNames.isEmpty {
             main.error("no providers are defined; rules need at least one [providers.NAME] table", at: .root)
         }
         if settings.sinksReadable && settings.sinkNames.isEmpty {
             main.error("no sinks are defined; alerts need at least one [sinks.NAME] table", at: .root)
         }
-        var rules: [Rule] = []
-        var portfolioRules: [Rule] = []
-        rules.reserveCapacity(drafts.count)
-        for draft in drafts {
-            let reader = draft.reader
-            var provider: String?
-            if let written = draft.provider {
-                if settings.providersReadable, !settings.providerNames.contains(written) {
-                    reader.error(Wording.unknownName("provider", written, among: settings.providerNames), key: "provider")
-                } else {
-                    provider = written
-                }
-            } else if reader.has("provider") {
-                // Written wrongly; already reported at the rule.
-            } else if let fallback = settings.defaultProvider {
-                provider = fallback
-            } else if settings.defaultProviderWritten {
-                // The main file's `provider` is wrong; already reported there.
-            } else if settings.providerNames.count == 1 {
-                provider = settings.providerNames.first
-            } else if settings.providerNames.count > 1 {
-                reader.tableError("no provider: name one with 'provider', or set a default 'provider' in "
-                                  + "\(main.displayPath) (providers: \(settings.providerNames.joined(separator: ", ")))")
-            }
-
-            var notify: [String]?
-            if let written = draft.notify {
-                let errors = reader.file.errorCount
-                if settings.sinksReadable {
-                    reader.checkDeclared(written, key: "notify", kind: "sink", declared: settings.sinkNames)
-                }
-                if reader.file.errorCount == errors { notify = written }
-            } else if reader.has("notify") {
-                // Written wrongly; already reported at the rule.
-            } else if let fallback = settings.defaultNotify {
-                notify = fallback
-            } else if settings.defaultNotifyWritten {
-                // The main file's `notify` is wrong; already reported there.
-            } else {
-                notify = settings.sinkNames
-            }
-
-            if let target = draft.rule?.portfolio {
-                if let portfolio = portfolios.first(where: { $0.name == target.portfolio }) {
-                    let held = PortfolioWatchlist.heldSymbols(of: portfolio)
-                    if let position = target.position, !held.contains(position) {
-                        reader.error("portfolio '\(target.portfolio)' holds no '\(position)'; it holds " + Wording.quotedList(held),
-                                     key: "position")
-                        continue
-                    }
-                } else {
-                    if portfoliosComplete {
-                        let names = portfolios.map(\.name)
-                        reader.error("no portfolio '\(target.portfolio)' in portfolios.d"
-                                     + (names.isEmpty ? " (there are none)" : "; portfolios: " + names.joined(separator: ", ")),
-                                     key: "portfolio")
-                    }
-                    continue
-                }
-            }
-            if var rule = draft.rule, let provider, let notify, !notify.isEmpty {
-                rule.provider = provider
-                rule.notify = notify
-                if rule.portfolio == nil { rules.append(rule) } else { portfolioRules.append(rule) }
-            }
-        }
-        return (rules, portfolioRules)
     }
 
     /// Warns about providers no rule uses (directly or as a fallback of a used provider) and

@@ -2,7 +2,7 @@ import PriceWatchCore
 
 /// What the main file says, read and checked: the settings rules are resolved against and the
 /// configuration is built from.
-struct MainSettings {
+struct MainSettings: Sendable {
     static let defaultRules = "rules.d"
     static let defaultState = "/var/lib/pricewatch/pricewatch.db"
     // Positive literals: these initialisers cannot fail.

@@ -1,54 +1,85 @@
 import Foundation
 import Synchronization
 import PriceWatchCore
+import PriceWatchTOML
 
-/// The rule files under a `rules` path, each read and checked, and their rules.
+/// The rule files under a `rules` path, each read, checked and finished, and their rules.
+///
+/// Each file is handled whole on one thread: parsed, its `[[rule]]` tables read into drafts,
+/// each draft finished into a rule (the loader applies the main file's defaults there), and
+/// then its parse tree dropped. Only the finished rules and, per rule, what the check of ids
+/// across files needs are kept, so a large configuration never holds every file's tree and
+/// every draft at once (with 100,000 rules, those were most of the loader's memory).
 struct RuleSet {
+    /// Turns one draft into the rule to keep, or nil to keep none (reporting to the draft's
+    /// file why, when there is a reason). Runs on the file's reading thread, while the file's
+    /// parse tree is alive, so reports about any key of the rule have their position.
+    typealias Finish = @Sendable (RuleDraft) -> Rule?
+
     /// Every file read, in lexical order (one file when the path names a file).
     private(set) var files: [ConfigFile] = []
-    /// Every rule of every file, in file order.
-    private(set) var drafts: [RuleDraft] = []
+    /// Every finished rule of every file, in file order.
+    private(set) var rules: [Rule] = []
+    /// How many `[[rule]]` tables were read, finished or not.
+    private(set) var draftCount = 0
+
+    /// Where a rule with a written id is, for the check of ids across files.
+    private struct IDMark {
+        let id: String
+        /// The position of its `id` key.
+        let position: TOMLPosition?
+    }
 
     /// Reads the rule file at `absolutePath`, or every `*.toml` file of that directory in
-    /// lexical order (names starting with `.` are skipped: editors' temporary files). Paths in
-    /// diagnostics start with `displayPath`. `nil` when nothing is at the path.
-    static func read(displayPath: String, absolutePath: String) -> RuleSet? {
-        var set = RuleSet()
+    /// lexical order (names starting with `.` are skipped: editors' temporary files), and
+    /// finishes each rule with `finish`. Paths in diagnostics start with `displayPath`. `nil`
+    /// when nothing is at the path.
+    static func read(displayPath: String, absolutePath: String, finish: @escaping Finish) -> RuleSet? {
+        var loaded: [LoadedFile]
         switch ConfigPaths.kind(of: absolutePath) {
         case .missing:
             return nil
         case .file:
-            set.add(ConfigFile.read(absolutePath: absolutePath, displayPath: displayPath, what: "rule file"))
+            loaded = [readFile((absolute: absolutePath, display: displayPath), finish: finish)]
         case .directory:
             let names: [String]
             do {
                 names = try FileManager.default.contentsOfDirectory(atPath: absolutePath)
             } catch {
-                set.add(ConfigFile.unreadable(displayPath: displayPath,
-                                              reason: "cannot list the rules directory: \(ConfigPaths.describe(error))"))
+                var set = RuleSet()
+                set.files = [ConfigFile.unreadable(displayPath: displayPath,
+                                                   reason: "cannot list the rules directory: \(ConfigPaths.describe(error))")]
                 return set
             }
             let ruleFiles = names
                 .filter { $0.hasSuffix(".toml") && !$0.hasPrefix(".") }
                 .filter { ConfigPaths.kind(of: ConfigPaths.join(absolutePath, $0)) == .file }
                 .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            let loaded = readConcurrently(ruleFiles.map { name in
+            loaded = readConcurrently(ruleFiles.map { name in
                 (absolute: ConfigPaths.join(absolutePath, name), display: ConfigPaths.join(displayPath, name))
-            })
-            for file in loaded {
-                set.files.append(file.file)
-                set.drafts += file.drafts
-            }
+            }, finish: finish)
         }
-        set.checkDuplicateIDs()
+        var set = RuleSet()
+        set.rules.reserveCapacity(loaded.reduce(0) { $0 + $1.rules.count })
+        for index in loaded.indices {
+            set.files.append(loaded[index].file)
+            set.rules += loaded[index].rules
+            // Each file's rules are now in the whole list: let its own copy go at once, so the
+            // rules are not held twice.
+            loaded[index].rules = []
+            set.draftCount += loaded[index].draftCount
+        }
+        set.checkDuplicateIDs(loaded)
         return set
     }
 
-    /// One rule file read and checked: handed from the thread that read it to the caller once
-    /// every file is done, and never shared while being read.
+    /// One rule file read, checked and finished: handed from the thread that read it to the
+    /// caller once every file is done, and never shared while being read.
     private struct LoadedFile: @unchecked Sendable {
         let file: ConfigFile
-        let drafts: [RuleDraft]
+        var rules: [Rule]
+        let marks: [IDMark]
+        let draftCount: Int
     }
 
     /// The results of the reading threads, one slot per file.
@@ -59,16 +90,16 @@ struct RuleSet {
         init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
     }
 
-    /// Reads and checks each file (`absolute` path, `display` path for diagnostics) on every
-    /// core: files share nothing while they are read (each has its own parse tree and
+    /// Reads, checks and finishes each file (`absolute` path, `display` path for diagnostics)
+    /// on every core: files share nothing while they are read (each has its own parse tree and
     /// diagnostics), and with many files parsing is most of loading. The results keep the
     /// files' order, so diagnostics and rules are the same as read one after another.
     ///
     /// Plain threads, not libdispatch's workers: those try to raise their priority, which the
     /// service's sandbox refuses with a line in the journal on every start.
-    private static func readConcurrently(_ paths: [(absolute: String, display: String)]) -> [LoadedFile] {
+    private static func readConcurrently(_ paths: [(absolute: String, display: String)], finish: @escaping Finish) -> [LoadedFile] {
         let threads = min(paths.count, max(ProcessInfo.processInfo.activeProcessorCount, 1))
-        guard threads > 1 else { return paths.map(readFile) }
+        guard threads > 1 else { return paths.map { readFile($0, finish: finish) } }
         let results = LoadedFiles(count: paths.count)
         let finished = DispatchGroup()
         for _ in 0..<threads {
@@ -77,7 +108,7 @@ struct RuleSet {
                 while true {
                     let index = results.next.add(1, ordering: .relaxed).oldValue
                     guard index < paths.count else { break }
-                    let loaded = readFile(paths[index])
+                    let loaded = readFile(paths[index], finish: finish)
                     results.slots.withLock { $0[index] = loaded }
                 }
                 finished.leave()
@@ -87,30 +118,38 @@ struct RuleSet {
         return results.slots.withLock { $0 }.compactMap { $0 }
     }
 
-    @Sendable
-    private static func readFile(_ path: (absolute: String, display: String)) -> LoadedFile {
+    private static func readFile(_ path: (absolute: String, display: String), finish: Finish) -> LoadedFile {
         let file = ConfigFile.read(absolutePath: path.absolute, displayPath: path.display, what: "rule file")
-        return LoadedFile(file: file, drafts: RuleReader.read(file))
-    }
-
-    private mutating func add(_ file: ConfigFile) {
-        files.append(file)
-        drafts += RuleReader.read(file)
+        let drafts = RuleReader.read(file)
+        var rules: [Rule] = []
+        rules.reserveCapacity(drafts.count)
+        var marks: [IDMark] = []
+        marks.reserveCapacity(drafts.count)
+        for draft in drafts {
+            if let id = draft.id {
+                marks.append(IDMark(id: id, position: file.position(of: draft.reader.path.appending("id"))))
+            }
+            if let rule = finish(draft) { rules.append(rule) }
+        }
+        file.dropDocument()
+        return LoadedFile(file: file, rules: rules, marks: marks, draftCount: drafts.count)
     }
 
     /// Reports each id used again, at its second use, naming where it was first defined.
-    private func checkDuplicateIDs() {
-        // Offsets, not drafts, as values: a draft is large, and this table holds every rule.
-        var first: [String: Int] = [:]
-        first.reserveCapacity(drafts.count)
-        for (offset, draft) in drafts.enumerated() {
-            guard let id = draft.id else { continue }
-            if let originalOffset = first[id] {
-                let original = drafts[originalOffset]
-                let location = original.reader.file.location(of: original.reader.path.appending("id"))
-                draft.reader.tableError("duplicate id; first defined at \(location)", at: "id")
-            } else {
-                first[id] = offset
+    private func checkDuplicateIDs(_ loaded: [LoadedFile]) {
+        // Where each id was first seen, as offsets: this table holds every rule.
+        var first: [String: (file: Int, mark: Int)] = [:]
+        first.reserveCapacity(loaded.reduce(0) { $0 + $1.marks.count })
+        for (fileOffset, file) in loaded.enumerated() {
+            for (markOffset, mark) in file.marks.enumerated() {
+                guard let original = first[mark.id] else {
+                    first[mark.id] = (fileOffset, markOffset)
+                    continue
+                }
+                let originalFile = loaded[original.file].file
+                let location = originalFile.location(at: loaded[original.file].marks[original.mark].position)
+                // A rule with a written id is labelled by it (``RuleReader``).
+                file.file.error("rule '\(mark.id)': duplicate id; first defined at \(location)", atPosition: mark.position)
             }
         }
     }

@@ -1,0 +1,80 @@
+import PriceWatchCore
+
+/// Finishes one rule against the main file: applies its defaults to the rule's `provider` and
+/// `notify`, checks the names, and checks a portfolio rule's portfolio and position; reports
+/// every problem to the rule's own file.
+///
+/// Runs on the rule file's reading thread (``RuleSet/Finish``), so it holds only values.
+struct RuleResolver: Sendable {
+    let settings: MainSettings
+    /// The main file as diagnostics name it, for the "set a default" hint.
+    let mainDisplayPath: String
+    let portfolios: [Portfolio]
+    /// Whether every portfolio file was read without errors; when not, a portfolio that is
+    /// missing is not reported again (its file's error says why).
+    let portfoliosComplete: Bool
+
+    /// The complete rule, or nil when something it needs is wrong (already reported).
+    func resolve(_ draft: RuleDraft) -> Rule? {
+        let reader = draft.reader
+        var provider: String?
+        if let written = draft.provider {
+            if settings.providersReadable, !settings.providerNames.contains(written) {
+                reader.error(Wording.unknownName("provider", written, among: settings.providerNames), key: "provider")
+            } else {
+                provider = written
+            }
+        } else if reader.has("provider") {
+            // Written wrongly; already reported at the rule.
+        } else if let fallback = settings.defaultProvider {
+            provider = fallback
+        } else if settings.defaultProviderWritten {
+            // The main file's `provider` is wrong; already reported there.
+        } else if settings.providerNames.count == 1 {
+            provider = settings.providerNames.first
+        } else if settings.providerNames.count > 1 {
+            reader.tableError("no provider: name one with 'provider', or set a default 'provider' in "
+                              + "\(mainDisplayPath) (providers: \(settings.providerNames.joined(separator: ", ")))")
+        }
+
+        var notify: [String]?
+        if let written = draft.notify {
+            let errors = reader.file.errorCount
+            if settings.sinksReadable {
+                reader.checkDeclared(written, key: "notify", kind: "sink", declared: settings.sinkNames)
+            }
+            if reader.file.errorCount == errors { notify = written }
+        } else if reader.has("notify") {
+            // Written wrongly; already reported at the rule.
+        } else if let fallback = settings.defaultNotify {
+            notify = fallback
+        } else if settings.defaultNotifyWritten {
+            // The main file's `notify` is wrong; already reported there.
+        } else {
+            notify = settings.sinkNames
+        }
+
+        if let target = draft.rule?.portfolio {
+            if let portfolio = portfolios.first(where: { $0.name == target.portfolio }) {
+                let held = PortfolioWatchlist.heldSymbols(of: portfolio)
+                if let position = target.position, !held.contains(position) {
+                    reader.error("portfolio '\(target.portfolio)' holds no '\(position)'; it holds " + Wording.quotedList(held),
+                                 key: "position")
+                    return nil
+                }
+            } else {
+                if portfoliosComplete {
+                    let names = portfolios.map(\.name)
+                    reader.error("no portfolio '\(target.portfolio)' in portfolios.d"
+                                 + (names.isEmpty ? " (there are none)" : "; portfolios: " + names.joined(separator: ", ")),
+                                 key: "portfolio")
+                }
+                return nil
+            }
+        }
+        guard var rule = draft.rule, let provider, let notify, !notify.isEmpty else { return nil }
+        rule.provider = provider
+        rule.notify = notify
+        return rule
+    }
+}
