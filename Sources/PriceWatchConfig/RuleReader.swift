@@ -241,6 +241,9 @@ enum RuleReader {
 
     private static func symbolProblem(_ symbol: String) -> String? {
         if symbol.isEmpty { return "expected a symbol such as \"AAPL\", found an empty string" }
+        // Nearly every symbol is printable ASCII, which holds no whitespace: checked by byte,
+        // without looking up Unicode properties.
+        if symbol.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { return nil }
         if symbol.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 }) {
             return "expected a symbol without whitespace, found \(Wording.quoted(symbol))"
         }

@@ -62,7 +62,9 @@ public final class TOMLTable: @unchecked Sendable {
 
     func offset(of key: String) -> Int? {
         if let index { return index[key] }
-        return entries.firstIndex { $0.key == key }
+        // The length first: it settles most mismatches without a call into string comparison.
+        let length = key.utf8.count
+        return entries.firstIndex { $0.key.utf8.count == length && $0.key == key }
     }
 
     /// Adds a key the table does not have yet (the parser checks first).

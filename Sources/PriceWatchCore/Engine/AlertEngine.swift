@@ -12,9 +12,9 @@ public struct AlertEngine: Sendable {
     /// Per source, the regular session its latest in-session quote belonged to, with the open
     /// price when it is known (`from = "open"`).
     private var sessionOpens: [SessionOpen?]
-    /// Per rule, the texts its alerts and stored states carry, made when first needed: most
+    /// The texts alerts and stored states carry, by rule index, made when first needed: most
     /// rules of a large book never fire, and making them all up front was a tenth of start-up.
-    private var ruleTexts: [RuleTexts?]
+    private var ruleTexts: [Int: RuleTexts] = [:]
     private let trackChanges: Bool
     private var changedSlots: [Int] = []
     private var changedFlags: [Bool]
@@ -43,7 +43,6 @@ public struct AlertEngine: Sendable {
             }
             return RuleStateMachine(state: stored.state)
         }
-        self.ruleTexts = Array(repeating: nil, count: book.rules.count)
         self.histories = Array(repeating: SymbolHistory(), count: book.sources.count)
         self.sessionOpens = Array(repeating: nil, count: book.sources.count)
         self.trackChanges = trackChanges

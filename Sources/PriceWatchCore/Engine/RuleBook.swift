@@ -12,7 +12,6 @@ public struct RuleBook: Sendable {
     public let rules: [Rule]
     public let slots: [Slot]
     public let sources: [QuoteSource]
-    let slotsBySource: [[Int]]
     /// Per slot, what evaluation reads of its rule (no reference-counted fields).
     let checks: [RuleCheck]
     /// The slots of every source, source after source: source `i`'s are
@@ -83,7 +82,6 @@ public struct RuleBook: Sendable {
         self.sourceSlots = sourceSlots
         self.slots = slots
         self.sources = sources
-        self.slotsBySource = slotsBySource
         self.windowBySource = windows
         self.needsSessionContext = needsSession
         self.marketOverrides = markets
