@@ -12,23 +12,47 @@ public struct Rule: Sendable, Hashable {
     public var baseline: Baseline
     /// In price percent for `above`/`below`, percentage points for percent conditions.
     public var rearm: ExactDecimal
-    public var cooldown: RuleDuration?
-    public var once: Bool
-    public var expires: Timestamp?
-    public var enabled: Bool
     /// Sink names (resolved from the main file's default).
     public var notify: [String]
-    public var message: MessageTemplate?
-    /// `market`: the market the rule's symbols trade on, overriding what the calendars resolve
-    /// from the symbol (market-aware polling asks its hours). Not part of the fingerprint.
-    public var market: MarketIdentifier?
+    /// The keys most rules leave out, held apart (nil when all are unset) so that a rule stays
+    /// small: a large configuration holds 100,000 of them, and these took half of each. (The
+    /// one-byte fields come last, so that they share one word: 104 bytes a rule.)
+    private var options: Options?
+    public var once: Bool
+    public var enabled: Bool
     /// `session`: which quotes the rule evaluates. Not part of the fingerprint.
     public var session: RuleSession
     /// `urgent`: its alerts go out during a sink's quiet hours too. Not part of the fingerprint.
     public var urgent: Bool = false
+
+    public var cooldown: RuleDuration? {
+        get { options?.cooldown }
+        set { change { $0.cooldown = newValue } }
+    }
+
+    public var expires: Timestamp? {
+        get { options?.expires }
+        set { change { $0.expires = newValue } }
+    }
+
+    public var message: MessageTemplate? {
+        get { options?.message }
+        set { change { $0.message = newValue } }
+    }
+
+    /// `market`: the market the rule's symbols trade on, overriding what the calendars resolve
+    /// from the symbol (market-aware polling asks its hours). Not part of the fingerprint.
+    public var market: MarketIdentifier? {
+        get { options?.market }
+        set { change { $0.market = newValue } }
+    }
+
     /// `portfolio` (with `measure` and `position`): the rule watches a figure of a portfolio's
     /// valuation instead of a price; its one symbol is the target's ``PortfolioTarget/subject``.
-    public var portfolio: PortfolioTarget? = nil
+    public var portfolio: PortfolioTarget? {
+        get { options?.portfolio }
+        set { change { $0.portfolio = newValue } }
+    }
 
     public init(id: String, symbols: [String], provider: String? = nil, condition: Condition,
                 baseline: Baseline = .previousClose, rearm: ExactDecimal = .zero, cooldown: RuleDuration? = nil,
@@ -40,14 +64,45 @@ public struct Rule: Sendable, Hashable {
         self.condition = condition
         self.baseline = baseline
         self.rearm = rearm
-        self.cooldown = cooldown
         self.once = once
-        self.expires = expires
         self.enabled = enabled
         self.notify = notify
-        self.message = message
-        self.market = market
         self.session = session
+        self.options = Options.Values(cooldown: cooldown, expires: expires, message: message, market: market).boxed
+    }
+
+    /// Sets one optional key: the box is immutable (rules are shared across tasks), so a change
+    /// makes a new one, or none when every optional key is unset.
+    private mutating func change(_ body: (inout Options.Values) -> Void) {
+        var values = options?.values ?? Options.Values()
+        body(&values)
+        options = values.boxed
+    }
+
+    /// The rarely set keys of a rule, compared and hashed by value.
+    private final class Options: Sendable, Hashable {
+        struct Values: Hashable {
+            var cooldown: RuleDuration?
+            var expires: Timestamp?
+            var message: MessageTemplate?
+            var market: MarketIdentifier?
+            var portfolio: PortfolioTarget?
+
+            /// The values in a box, or nil when none is set.
+            var boxed: Options? { self == Values() ? nil : Options(self) }
+        }
+
+        let values: Values
+        var cooldown: RuleDuration? { values.cooldown }
+        var expires: Timestamp? { values.expires }
+        var message: MessageTemplate? { values.message }
+        var market: MarketIdentifier? { values.market }
+        var portfolio: PortfolioTarget? { values.portfolio }
+
+        init(_ values: Values) { self.values = values }
+
+        static func == (lhs: Options, rhs: Options) -> Bool { lhs.values == rhs.values }
+        func hash(into hasher: inout Hasher) { hasher.combine(values) }
     }
 
     /// The parts of the rule whose change resets its state to armed: the condition key, its
