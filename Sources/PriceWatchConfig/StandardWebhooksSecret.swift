@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PriceWatchCore
 
 /// The form of a Standard Webhooks signing secret, checked when the configuration loads:

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PriceWatchCore
 
 /// The body of `POST /api/silences`, read strictly: a JSON object with `rule` or `symbol` (one

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// `--config PATH`, shared by every command that reads the configuration.
 struct ConfigOption: ParsableArguments {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PriceWatchApp
 
 /// The provider `quote` and `search` ask (``SelectProvider``): prints the configuration's

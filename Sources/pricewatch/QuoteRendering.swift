@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PriceWatchCore
 
 /// How `pricewatch quote` prints quotes: JSON Lines exactly as `docs/commands.md` says, or a table.

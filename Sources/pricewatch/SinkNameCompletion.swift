@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PriceWatchApp
 
 /// Shell completion of `notify-test SINK`: the sink names of the configuration the command

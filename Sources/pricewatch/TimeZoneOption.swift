@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PriceWatchCore
 
 /// `--tz ZONE`: the time zone text output prints times in. Without it, times stay RFC 3339 in

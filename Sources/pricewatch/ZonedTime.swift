@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PriceWatchCore
 
 /// Instants written in a zone for people: `Mon 2024-12-02 09:30 -05:00`, or `09:30`.

@@ -6,7 +6,7 @@ import Testing
 /// the application's use cases, so it imports nothing but these (the import check of the
 /// build cannot tell, since the application re-exports its dependencies' modules to it).
 @Suite struct ExecutableImportsTests {
-    static let allowed: Set<String> = ["PriceWatchApp", "PriceWatchCore", "ArgumentParser", "Logging", "Foundation", "Glibc", "Darwin"]
+    static let allowed: Set<String> = ["PriceWatchApp", "PriceWatchCore", "ArgumentParser", "Logging", "Foundation", "FoundationEssentials", "Glibc", "Darwin"]
 
     @Test func theExecutableImportsOnlyTheApplicationTheCoreAndItsLibraries() throws {
         let directory = RepositoryFiles.path("Sources/pricewatch")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PriceWatchConfig
 import PriceWatchCore
 import PriceWatchCurl

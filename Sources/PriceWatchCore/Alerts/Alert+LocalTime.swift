@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Alert {
     /// `{{local_time}}`: the quote time in `zone` (an IANA name: the quote's exchange zone, or

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A sink's quiet hours: a daily window of the wall clock of one time zone (`22:00-07:00` in
 /// `Europe/Berlin`) during which its alerts are held, to be released when the window ends.

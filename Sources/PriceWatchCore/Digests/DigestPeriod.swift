@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The span a digest looks back over: the day, week or month before it is due, counted in
 /// calendar days of its time zone, so a week across a DST change is 167 or 169 hours and a

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Times for people: `2024-10-02 09:30` in a given zone (text outputs; machine formats print
 /// UTC RFC 3339).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The content of a notification that is not an alert: a title, plain text, and optionally
 /// HTML and attachments. Sinks show what their medium can: an email the HTML part and the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The two ways alerts are printed: JSON Lines (`docs/commands.md`) and one human-readable line.
 public enum AlertRendering {

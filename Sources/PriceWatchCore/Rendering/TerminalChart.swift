@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A line chart of candle closes drawn with Unicode braille for a terminal: a price axis on
 /// the left, a time axis below (in a given time zone), horizontal lines for the previous close

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension CalendarSchedule {
     /// The forms ``init(parsing:)`` reads, for error messages.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When a scheduled job is due: a time of the hour, of the day or of the week, on the wall
 /// clock of an IANA time zone (`hourly`, `daily 08:00 Europe/Berlin`,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where one rule stands for one of its symbols, as `pricewatch rules` shows it: the rule's
 /// state, the last price the daemon stored for the symbol and the rule's last alert.

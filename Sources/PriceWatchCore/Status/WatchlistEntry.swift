@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One watched symbol as `pricewatch watch` shows it: the newest stored price with its change
 /// from the previous close and its currency, the day's range and sparkline (from the stored

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PriceWatchCore
 
 /// The ECB's euro reference rates, keyless, from the ECB's daily XML or from Frankfurter's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PriceWatchCore
 
 /// How every provider turns an HTTP exchange into JSON or a ``ProviderError``: one place for

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PriceWatchCore
 
 /// The current wall-clock time, injected into providers that need "now" (a quote time when

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PriceWatchCore
 
 /// The `email` sink: each alert as a MIME email (text and HTML) submitted over SMTP through

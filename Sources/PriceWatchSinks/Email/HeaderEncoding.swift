@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PriceWatchCore
 
 /// Writes header fields of a mail message: RFC 2047 encoded-words for text that is not plain

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+import FoundationEssentials
 import PriceWatchCore
 
 /// Signs webhook requests per the Standard Webhooks specification

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One market's trading calendar: its regular hours in its IANA zone, the rules and lists
 /// that make holidays, early closes and late opens, and the sessions they give.
