@@ -163,9 +163,19 @@ public enum ConfigurationLoader {
         var used = Set<String>()
         var notified = Set(settings.digests.flatMap(\.notify))
         for rules in lists {
+            // Rules mostly repeat their neighbour's provider and sinks (a default, or one file's
+            // choice): only a change is added to the sets.
+            var lastProvider: String?
+            var lastNotify: [String] = []
             for index in rules.indices {
-                if let provider = rules[index].provider { used.insert(provider) }
-                notified.formUnion(rules[index].notify)
+                if let provider = rules[index].provider, provider != lastProvider {
+                    used.insert(provider)
+                    lastProvider = provider
+                }
+                if rules[index].notify != lastNotify {
+                    notified.formUnion(rules[index].notify)
+                    lastNotify = rules[index].notify
+                }
             }
         }
         var pending = Array(used)

@@ -112,12 +112,26 @@ extension TOMLByteReader {
             isFloat = true
         }
         guard end == token.endIndex else { return nil }
-        let plain = String(decoding: token.lazy.filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)
         if isFloat {
+            let plain = String(decoding: token.lazy.filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)
             guard let value = Double(plain) else { return nil }
             return .float(value)
         }
-        return .integer(Int(plain))
+        // Decimal integers (most numbers of a configuration) straight from the digits, without
+        // making a string to parse: the magnitude, then the sign; nil when out of 64 bits.
+        var magnitude: UInt64 = 0
+        for byte in token[index..<end] where byte != UInt8(ascii: "_") {
+            let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = shifted.addingReportingOverflow(UInt64(byte &- UInt8(ascii: "0")))
+            guard !overflow, !carry else { return .integer(nil) }
+            magnitude = sum
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return .integer(nil) }
+            return .integer(magnitude == UInt64(Int64.max) + 1 ? Int.min : -Int(magnitude))
+        }
+        guard magnitude <= UInt64(Int64.max) else { return .integer(nil) }
+        return .integer(Int(magnitude))
     }
 
     // MARK: - Date-times

@@ -384,11 +384,13 @@ struct TOMLByteReader {
                 current = table
                 continue
             }
-            let name = Self.describe(parts[...index])
+            // Named only for an error: describing the path for every header was a twentieth of
+            // parsing a large rule file.
+            let name = { Self.describe(parts[...index]) }
             switch existing.value {
             case .table(let table) where !isLast:
                 guard table.origin != .inline else {
-                    throw syntaxError(Self.cannotExtend(name, existing, with: "a table header"), at: part.position)
+                    throw syntaxError(Self.cannotExtend(name(), existing, with: "a table header"), at: part.position)
                 }
                 current = table
             case .table(let table) where !isArray && table.origin == .implicit:
@@ -396,12 +398,12 @@ struct TOMLByteReader {
                 table.headerPosition = start
                 return table
             case .table(let table) where !isArray && table.origin == .header:
-                throw syntaxError("the table [\(name)] is defined twice (first at line \(table.headerPosition?.line ?? existing.keyPosition.line))",
+                throw syntaxError("the table [\(name())] is defined twice (first at line \(table.headerPosition?.line ?? existing.keyPosition.line))",
                                   at: start)
             case .array(let array) where array.isArrayOfTables:
                 if isLast {
                     guard isArray else {
-                        throw syntaxError("[\(name)] is already an array of tables ([[\(name)]], line \(existing.keyPosition.line))",
+                        throw syntaxError("[\(name())] is already an array of tables ([[\(name())]], line \(existing.keyPosition.line))",
                                           at: start)
                     }
                     let table = TOMLTable(origin: .header, headerPosition: start)
@@ -409,11 +411,11 @@ struct TOMLByteReader {
                     return table
                 }
                 guard case .table(let element)? = array.elements.last else {
-                    throw syntaxError(Self.cannotExtend(name, existing, with: "a table header"), at: part.position)
+                    throw syntaxError(Self.cannotExtend(name(), existing, with: "a table header"), at: part.position)
                 }
                 current = element
             default:
-                throw syntaxError(Self.cannotExtend(name, existing, with: "a table header"), at: isLast ? start : part.position)
+                throw syntaxError(Self.cannotExtend(name(), existing, with: "a table header"), at: isLast ? start : part.position)
             }
         }
         return current

@@ -40,7 +40,12 @@ public final class TOMLTable: @unchecked Sendable {
     init(origin: Origin, headerPosition: TOMLPosition? = nil) {
         self.origin = origin
         self.headerPosition = headerPosition
+        // Room for a typical table's keys (a rule has three to five) at once, instead of
+        // growing one, two, four: three allocations and copies fewer per table.
+        entries.reserveCapacity(Self.initialCapacity)
     }
+
+    private static let initialCapacity = 4
 
     public var count: Int { entries.count }
     public var isEmpty: Bool { entries.isEmpty }

@@ -124,6 +124,22 @@ import PriceWatchTOML
         #expect(result.error?.message.hasPrefix("unterminated string") == true)
     }
 
+    /// Decimal integers are read from their digits: the 64-bit edges, signs and underscores.
+    @Test(arguments: [
+        ("9223372036854775807", 9_223_372_036_854_775_807), ("-9223372036854775808", Int.min),
+        ("+1_000", 1000), ("-0", 0), ("0", 0), ("-12", -12),
+    ])
+    func integersAtTheEdges(text: String, value: Int) throws {
+        let root = try TOMLParser.document("x = \(text)\n")
+        guard case .integer(let parsed)? = root["x"] else { Issue.record("x is not an integer"); return }
+        #expect(parsed == value)
+    }
+
+    @Test(arguments: ["9223372036854775808", "-9223372036854775809", "99999999999999999999"])
+    func integersBeyond64BitsAreErrors(text: String) {
+        #expect(TOMLParser.parse("x = \(text)\n").error?.message == "the integer '\(text)' does not fit in 64 bits")
+    }
+
     @Test func tablesAndKeysDefinedTwiceNameTheFirstLine() {
         #expect(TOMLParser.parse("[a]\nx = 1\n[a]\n").error?.message == "the table [a] is defined twice (first at line 1)")
         #expect(TOMLParser.parse("x = 1\nx = 2\n").error?.message == "duplicate key x (first written at line 1)")
