@@ -103,6 +103,35 @@ struct RuleTests {
         #expect(!rule.once && rule.expires == nil && rule.enabled && rule.notify.isEmpty && rule.message == nil)
     }
 
+    /// `cooldown`, `expires`, `message`, `market` and `portfolio` live in a shared box: they
+    /// still read back as set, compare and hash by value, and a copy's change leaves the
+    /// original alone.
+    @Test("a rule's optional keys read back, compare by value and are copied on change")
+    func optionalKeys() {
+        var rule = Rule(id: "r", symbols: ["X"], condition: .above(dec("1")), cooldown: duration("5m"),
+                        message: Self.template("{symbol} up"))
+        #expect(rule.cooldown == duration("5m") && rule.message == Self.template("{symbol} up") && rule.market == nil)
+        let original = rule
+        rule.market = MarketIdentifier(rawValue: "XNYS")
+        rule.expires = Timestamp(milliseconds: 1_000)
+        #expect(rule.market == MarketIdentifier(rawValue: "XNYS") && rule.expires == Timestamp(milliseconds: 1_000))
+        #expect(original.market == nil && original.expires == nil && original.cooldown == duration("5m"))
+        #expect(rule != original)
+
+        // Cleared again, it equals (and hashes as) a rule that never had them.
+        rule.market = nil
+        rule.expires = nil
+        rule.cooldown = nil
+        rule.message = nil
+        let plain = Rule(id: "r", symbols: ["X"], condition: .above(dec("1")))
+        #expect(rule == plain)
+        #expect(Set([rule, plain]).count == 1)
+        // Setting a key to the value it has changes nothing.
+        var same = original
+        same.cooldown = duration("5m")
+        #expect(same == original)
+    }
+
     @Test("Condition keys, values and kinds", arguments: [
         (Condition.above(dec("1")), "above", false),
         (.below(dec("2")), "below", false),

@@ -74,8 +74,12 @@ public struct Rule: Sendable, Hashable {
     /// Sets one optional key: the box is immutable (rules are shared across tasks), so a change
     /// makes a new one, or none when every optional key is unset.
     private mutating func change(_ body: (inout Options.Values) -> Void) {
-        var values = options?.values ?? Options.Values()
+        let old = options?.values ?? Options.Values()
+        var values = old
         body(&values)
+        // Setting a key to what it already is (the reader sets `portfolio` on every rule) keeps
+        // the box, instead of making an equal one.
+        guard values != old else { return }
         options = values.boxed
     }
 
