@@ -109,7 +109,7 @@ final class ConfigFile {
 
     /// Reports an error at a position kept from before the document was dropped.
     func error(_ message: String, atPosition position: TOMLPosition?) {
-        reported.append(Diagnostic(.error, path: displayPath, line: position?.line, column: position?.column, message: message))
+        reported.append(diagnostic(.error, message, at: position))
         errorCount += 1
     }
 
@@ -141,8 +141,11 @@ final class ConfigFile {
     }
 
     private func diagnostic(_ severity: Diagnostic.Severity, _ message: String, at path: TOMLKeyPath) -> Diagnostic {
-        let position = position(of: path)
-        return Diagnostic(severity, path: displayPath, line: position?.line, column: position?.column, message: message)
+        diagnostic(severity, message, at: position(of: path))
+    }
+
+    private func diagnostic(_ severity: Diagnostic.Severity, _ message: String, at position: TOMLPosition?) -> Diagnostic {
+        Diagnostic(severity, path: displayPath, line: position?.line, column: position?.column, message: message)
     }
 
     /// `PATH:LINE` of `path` (or `PATH` when its position is unknown), to point at it from a

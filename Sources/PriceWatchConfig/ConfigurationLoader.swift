@@ -80,7 +80,8 @@ public enum ConfigurationLoader {
         var configuration: Configuration?
         if main.root != nil {
             if draftCount > 0 { checkAdapters(settings: settings, main: main) }
-            var rules = ruleSet?.rules ?? []
+            let allRules = ruleSet?.rules ?? []
+            var rules = allRules
             var portfolioRules: [Rule] = []
             if rules.contains(where: { $0.portfolio != nil }) {
                 portfolioRules = rules.filter { $0.portfolio != nil }
@@ -92,8 +93,8 @@ public enum ConfigurationLoader {
                 if rulesPath != nil, ruleSet != nil || !rulesWritten, !(ruleSet?.diagnostics.containsErrors ?? false) {
                     main.warning("no rules are defined in '\(rulesDisplay)'; nothing will be watched", at: .root)
                 }
-            } else if rules.count + portfolioRules.count == draftCount {
-                warnUnused(rules: [rules, portfolioRules], settings: settings, main: main)
+            } else if allRules.count == draftCount {
+                warnUnused(rules: allRules, settings: settings, main: main)
                 retention = effectiveRetention(rules: rules, settings: settings, main: main)
             }
             let diagnostics = main.diagnostics + (ruleSet?.diagnostics ?? []) + portfolioDiagnostics
@@ -157,25 +158,22 @@ public enum ConfigurationLoader {
 
     /// Warns about providers no rule uses (directly or as a fallback of a used provider) and
     /// sinks no rule or digest notifies.
-    private static func warnUnused(rules lists: [[Rule]], settings: MainSettings, main: ConfigFile) {
+    private static func warnUnused(rules: [Rule], settings: MainSettings, main: ConfigFile) {
         // Read in place by index: a copy of each rule (as `compactMap` makes) is a noticeable
-        // part of loading 100,000 rules.
+        // part of loading 100,000 rules. Rules mostly repeat their neighbour's provider and
+        // sinks (a default, or one file's choice): only a change is added to the sets.
         var used = Set<String>()
         var notified = Set(settings.digests.flatMap(\.notify))
-        for rules in lists {
-            // Rules mostly repeat their neighbour's provider and sinks (a default, or one file's
-            // choice): only a change is added to the sets.
-            var lastProvider: String?
-            var lastNotify: [String] = []
-            for index in rules.indices {
-                if let provider = rules[index].provider, provider != lastProvider {
-                    used.insert(provider)
-                    lastProvider = provider
-                }
-                if rules[index].notify != lastNotify {
-                    notified.formUnion(rules[index].notify)
-                    lastNotify = rules[index].notify
-                }
+        var lastProvider: String?
+        var lastNotify: [String] = []
+        for index in rules.indices {
+            if let provider = rules[index].provider, provider != lastProvider {
+                used.insert(provider)
+                lastProvider = provider
+            }
+            if rules[index].notify != lastNotify {
+                notified.formUnion(rules[index].notify)
+                lastNotify = rules[index].notify
             }
         }
         var pending = Array(used)

@@ -216,6 +216,7 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     /// The quotes of one provider and symbol at or after `since`, oldest first, preceded by the
     /// newest one before `since` when there is one. The newest quote overall is always
     /// included (it is either at or after `since`, or that anchor). No quote appears twice.
+    /// The query ``windowHistories(_:)`` reads each source with, on its own.
     public func history(provider: String, symbol: String, since: Timestamp) async throws -> [HistoryPoint] {
         try await read("reading the history of \(provider) \(symbol)") { db in
             try QuoteTable.history(provider: provider, symbol: symbol, since: since, in: db)

@@ -31,9 +31,6 @@ final class FlakyStore: DaemonStore {
     }
 
     func ruleStates() async throws -> [RuleStateKey: StoredRuleState] { try await store.ruleStates() }
-    func history(provider: String, symbol: String, since: Timestamp) async throws -> [HistoryPoint] {
-        try await store.history(provider: provider, symbol: symbol, since: since)
-    }
     func windowHistories(_ requests: [WindowHistoryRequest]) async throws -> [[HistoryPoint]] {
         try await store.windowHistories(requests)
     }

@@ -82,10 +82,6 @@ public final class StoreFaultWatch: DaemonStore {
         try await watch { try await store.commit(commit) }
     }
 
-    public func history(provider: String, symbol: String, since: Timestamp) async throws -> [HistoryPoint] {
-        try await watch { try await store.history(provider: provider, symbol: symbol, since: since) }
-    }
-
     public func windowHistories(_ requests: [WindowHistoryRequest]) async throws -> [[HistoryPoint]] {
         try await watch { try await store.windowHistories(requests) }
     }

@@ -18,8 +18,9 @@ public struct WindowHistoryRequest: Sendable, Hashable {
 
     /// The newest stored quote and, with a `window`, every quote from that quote's time minus
     /// `window` on, preceded by the newest one before that (the anchor a base may need); oldest
-    /// first; empty when nothing is stored. `history(since)` reads the source's quotes as
-    /// ``QuoteHistoryStore/history(provider:symbol:since:)`` does.
+    /// first; empty when nothing is stored. `history(since)` reads the source's stored quotes
+    /// at or after `since`, oldest first, plus the newest one before `since` (the anchor) and
+    /// always the newest one overall.
     public func read(_ history: (_ since: Timestamp) throws -> [HistoryPoint]) rethrows -> [HistoryPoint] {
         // `history` always includes the newest quote overall: asked from the end of time, that
         // quote is all it returns.

@@ -26,31 +26,31 @@ public struct Rule: Sendable, Hashable {
     public var urgent: Bool = false
 
     public var cooldown: RuleDuration? {
-        get { options?.cooldown }
+        get { options?.values.cooldown }
         set { change { $0.cooldown = newValue } }
     }
 
     public var expires: Timestamp? {
-        get { options?.expires }
+        get { options?.values.expires }
         set { change { $0.expires = newValue } }
     }
 
     public var message: MessageTemplate? {
-        get { options?.message }
+        get { options?.values.message }
         set { change { $0.message = newValue } }
     }
 
     /// `market`: the market the rule's symbols trade on, overriding what the calendars resolve
     /// from the symbol (market-aware polling asks its hours). Not part of the fingerprint.
     public var market: MarketIdentifier? {
-        get { options?.market }
+        get { options?.values.market }
         set { change { $0.market = newValue } }
     }
 
     /// `portfolio` (with `measure` and `position`): the rule watches a figure of a portfolio's
     /// valuation instead of a price; its one symbol is the target's ``PortfolioTarget/subject``.
     public var portfolio: PortfolioTarget? {
-        get { options?.portfolio }
+        get { options?.values.portfolio }
         set { change { $0.portfolio = newValue } }
     }
 
@@ -97,11 +97,6 @@ public struct Rule: Sendable, Hashable {
         }
 
         let values: Values
-        var cooldown: RuleDuration? { values.cooldown }
-        var expires: Timestamp? { values.expires }
-        var message: MessageTemplate? { values.message }
-        var market: MarketIdentifier? { values.market }
-        var portfolio: PortfolioTarget? { values.portfolio }
 
         init(_ values: Values) { self.values = values }
 

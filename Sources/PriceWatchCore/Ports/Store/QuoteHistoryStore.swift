@@ -1,15 +1,10 @@
 /// The quote history role of the store: what rules with a window or a repeat check read back.
 /// Quotes are written by ``RuleStateStore/commit(_:)``; old ones go through ``RetentionStore``.
 public protocol QuoteHistoryStore: Sendable {
-    /// The stored quotes of one provider and symbol at or after `since`, oldest first, plus
-    /// the newest one before `since` (the anchor a window base may need) and always the newest
-    /// one overall (for repeat detection).
-    func history(provider: String, symbol: String, since: Timestamp) async throws -> [HistoryPoint]
-
     /// For each request, in order, what ``WindowHistoryRequest/read(_:)`` makes of the
-    /// source's ``history(provider:symbol:since:)``: all of them from one consistent snapshot
-    /// and in one call, since an engine is built from thousands of sources and a round trip
-    /// to the database per source would be most of the daemon's start-up.
+    /// source's stored quotes: all of them from one consistent snapshot and in one call, since
+    /// an engine is built from thousands of sources and a round trip to the database per
+    /// source would be most of the daemon's start-up.
     func windowHistories(_ requests: [WindowHistoryRequest]) async throws -> [[HistoryPoint]]
 
     /// The newest stored quote of every provider and symbol, with its previous close, currency
