@@ -5,119 +5,124 @@ import PriceWatchTOML
 /// problem of every rule to the file.
 enum RuleReader {
     /// The keys of a `[[rule]]` table.
-    static let keys = ["id", "symbol", "symbols", "provider"] + Condition.keys
-        + ["from", "rearm", "cooldown", "once", "expires", "enabled", "notify", "message", "market", "session", "urgent",
-           "portfolio", "measure", "position"]
+    static let keys = RuleKey.allCases.map(\.name)
 
     /// The conditions a portfolio rule may use: levels and crossings of its figure.
-    static let portfolioConditionKeys = ["above", "below", "crosses"]
+    static let portfolioConditionKeys: [RuleKey] = [.above, .below, .crosses]
 
-    /// The rules of `file`, in file order; none when the file could not be parsed.
-    static func read(_ file: ConfigFile) -> [RuleDraft] {
-        guard let root = file.root else { return [] }
+    /// Reads the rules of `file` in file order, handing each to `body` as it is read (none when
+    /// the file could not be parsed); returns how many `[[rule]]` tables there were.
+    ///
+    /// One draft at a time: a file's drafts are never all held at once.
+    @discardableResult
+    static func read(_ file: ConfigFile, _ body: (consuming RuleDraft) -> Void) -> Int {
+        guard let root = file.root else { return 0 }
         let reader = TableReader(file: file, path: .root, values: root, subject: .root)
         reader.checkUnknownKeys(allowed: ["rule"])
-        guard let value = root["rule"] else { return [] }
+        guard let value = root["rule"] else { return 0 }
         guard case .array(let array) = value else {
             reader.error("expected an array of tables ([[rule]]), found \(value.kindDescription)", key: "rule")
-            return []
+            return 0
         }
-        var drafts: [RuleDraft] = []
-        drafts.reserveCapacity(array.count)
+        let rules = TOMLKeyPath(keys: "rule")
         for (index, element) in array.elements.enumerated() {
-            let path = TOMLKeyPath(keys: "rule").appending(index: index)
             guard case .table(let values) = element else {
-                file.error("rule #\(index + 1): expected a table, found \(element.kindDescription)", at: path)
+                file.error("rule #\(index + 1): expected a table, found \(element.kindDescription)", at: rules.appending(index: index))
                 continue
             }
-            drafts.append(readRule(values, at: path, number: index + 1, in: file))
+            body(readRule(values, at: rules.appending(index: index), number: index + 1, in: file))
         }
-        return drafts
+        return array.count
+    }
+
+    /// How many `[[rule]]` tables `file` has (0 when it could not be parsed).
+    static func tableCount(of file: ConfigFile) -> Int {
+        guard case .array(let array)? = file.root?["rule"] else { return 0 }
+        return array.count
     }
 
     private static func readRule(_ values: TOMLTable, at path: TOMLKeyPath, number: Int,
                                  in file: ConfigFile) -> RuleDraft {
-        var label = "rule #\(number)"
-        if case .string(let written)? = values["id"], !written.isEmpty { label = "rule '\(written)'" }
-        let reader = TableReader(file: file, path: path, values: values, subject: .rule(label))
+        let idEntry = values.entry("id")
+        let writtenID: String? = if case .string(let text)? = idEntry?.value, !text.isEmpty { text } else { nil }
         let errors = file.errorCount
-        reader.checkUnknownKeys(allowed: keys)
+        let reader = RuleTableReader(TableReader(file: file, path: path, values: values,
+                                                 subject: .element(kind: "rule", number: number, id: writtenID)))
 
         let id = readID(reader)
-        let isPortfolioRule = reader.has("portfolio")
+        let isPortfolioRule = reader.has(.portfolio)
         let target = isPortfolioRule ? readPortfolioTarget(reader) : nil
         if !isPortfolioRule {
-            for key in ["measure", "position"] where reader.has(key) {
-                reader.tableError("'\(key)' applies only to portfolio rules (with 'portfolio = \"NAME\"')", at: key)
+            for key in [RuleKey.measure, .position] where reader.has(key) {
+                reader.tableError("'\(key.name)' applies only to portfolio rules (with 'portfolio = \"NAME\"')", at: key)
             }
         }
         let symbols = isPortfolioRule ? target.map { [$0.subject] } : readSymbols(reader)
-        let provider = reader.nonEmptyString("provider", expected: "a provider name")
+        let provider = reader.nonEmptyString(.provider, expected: "a provider name")
 
         // The condition: exactly one of its keys; every written condition value is checked.
-        let conditionKeys = reader.keys.filter(Condition.keys.contains)
+        let conditionKeys = reader.conditionKeys
         if conditionKeys.isEmpty {
             reader.missing("missing a condition; expected one of " + Wording.quotedList(Condition.keys, conjunction: "or"),
-                           keys: Condition.keys)
+                           keys: RuleKeys.conditions.keys)
         } else if conditionKeys.count > 1 {
-            reader.tableError("expected exactly one condition, found \(Wording.quotedList(conditionKeys))",
+            reader.tableError("expected exactly one condition, found \(Wording.quotedList(conditionKeys.map(\.name)))",
                               at: conditionKeys[1])
         }
         var condition: Condition?
         if isPortfolioRule, let key = conditionKeys.first(where: { !Self.portfolioConditionKeys.contains($0) }) {
             reader.tableError("a portfolio rule compares its measure with a level: expected "
-                              + Wording.quotedList(Self.portfolioConditionKeys, conjunction: "or") + ", found '\(key)' "
-                              + "(for a day's move, use measure = \"day_change_percent\")", at: key)
+                              + Wording.quotedList(Self.portfolioConditionKeys.map(\.name), conjunction: "or")
+                              + ", found '\(key.name)' (for a day's move, use measure = \"day_change_percent\")", at: key)
         }
         for key in conditionKeys {
             guard let value = reader.decimal(key) else { continue }
-            let isPercent = ["rise", "fall", "move"].contains(key)
             if isPortfolioRule {
                 if let measure = target?.measure, !measure.allowsNonPositiveLevel, !value.isPositive {
                     reader.error("expected a level greater than 0 for measure '\(measure.rawValue)', found \(value)", key: key)
                     continue
                 }
-                if conditionKeys.count == 1 { condition = Condition(key: key, value: value) }
+                if conditionKeys.count == 1 { condition = Condition(key: key.name, value: value) }
                 continue
             }
             guard value.isPositive else {
-                reader.error("expected a \(isPercent ? "percent" : "price") greater than 0, found \(value)", key: key)
+                reader.error("expected a \(key.isPercentCondition ? "percent" : "price") greater than 0, found \(value)", key: key)
                 continue
             }
-            if key == "fall" && value >= .hundred {
-                reader.file.warning("\(reader.name(key)): a price cannot fall by \(value)%, so this rule never fires",
-                                    at: path.appending(key))
+            if key == .fall && value >= .hundred {
+                reader.file.warning("\(reader.table.name(key.name)): a price cannot fall by \(value)%, so this rule never fires",
+                                    at: path.appending(key.name))
             }
-            if conditionKeys.count == 1 { condition = Condition(key: key, value: value) }
+            if conditionKeys.count == 1 { condition = Condition(key: key.name, value: value) }
         }
         let conditionKey = conditionKeys.count == 1 ? conditionKeys.first : nil
-        let isPercent = conditionKey.map { ["rise", "fall", "move"].contains($0) }
+        let isPercent = conditionKey.map(\.isPercentCondition)
 
         let baseline = readBaseline(reader, conditionKey: conditionKey, isPercent: isPercent)
         let rearm = readRearm(reader, conditionKey: conditionKey, isPercent: isPercent, condition: condition)
-        let cooldown = reader.duration("cooldown")
-        let once = reader.bool("once")
+        let cooldown = reader.duration(.cooldown)
+        let once = reader.bool(.once)
         let expires = readExpires(reader)
-        let enabled = reader.bool("enabled")
-        let notify = reader.nameList("notify", kind: "sink")
+        let enabled = reader.bool(.enabled)
+        let notify = reader.nameList(.notify, kind: "sink")
         var message: MessageTemplate?
-        if let text = reader.nonEmptyString("message", expected: "a message template") {
+        if let text = reader.nonEmptyString(.message, expected: "a message template") {
             do {
                 message = try MessageTemplate(parsing: text)
             } catch {
-                reader.error(error.description, key: "message")
+                reader.error(error.description, key: .message)
             }
         }
 
         if isPortfolioRule {
-            for key in ["from", "market", "session", "symbol", "symbols"] where reader.has(key) {
-                reader.tableError("'\(key)' does not apply to a portfolio rule (it watches portfolio '\(target?.portfolio ?? "")', "
-                                  + "valued from its holdings' prices)", at: key)
+            for key in [RuleKey.from, .market, .session, .symbol, .symbols] where reader.has(key) {
+                reader.tableError("'\(key.name)' does not apply to a portfolio rule (it watches portfolio "
+                                  + "'\(target?.portfolio ?? "")', valued from its holdings' prices)", at: key)
             }
         }
         let market = readMarket(reader)
         let session = readSession(reader)
-        let urgent = reader.bool("urgent")
+        let urgent = reader.bool(.urgent)
 
         var rule: Rule?
         if file.errorCount == errors, let id, let symbols, let condition {
@@ -125,48 +130,48 @@ enum RuleReader {
                         baseline: baseline ?? .previousClose, rearm: rearm ?? .zero, cooldown: cooldown,
                         once: once ?? false, expires: expires, enabled: enabled ?? true, notify: notify ?? [],
                         message: message, market: market, session: session ?? .always)
-            rule?.urgent = urgent ?? false
-            rule?.portfolio = target
+            if let urgent { rule?.urgent = urgent }
+            if let target { rule?.portfolio = target }
         }
-        let writtenID: String? = if case .string(let text)? = values["id"], !text.isEmpty { text } else { nil }
-        return RuleDraft(reader: reader, id: writtenID, provider: provider, notify: notify, rule: rule)
+        return RuleDraft(reader: reader.table, id: writtenID, idPosition: idEntry?.keyPosition, provider: provider,
+                         notify: notify, rule: rule)
     }
 
     /// `portfolio = "NAME"`, `measure` and, for the position measures, `position`. Whether the
     /// portfolio exists is checked across files, by the loader.
-    private static func readPortfolioTarget(_ reader: TableReader) -> PortfolioTarget? {
-        let name = reader.nonEmptyString("portfolio", expected: "a portfolio name (its file in portfolios.d without .toml)")
+    private static func readPortfolioTarget(_ reader: RuleTableReader) -> PortfolioTarget? {
+        let name = reader.nonEmptyString(.portfolio, expected: "a portfolio name (its file in portfolios.d without .toml)")
         let measures = PortfolioTarget.Measure.allCases.map(\.rawValue)
         var measure: PortfolioTarget.Measure?
-        if reader.require("measure", "; a portfolio rule needs one of " + Wording.quotedList(measures, conjunction: "or")),
-           let text = reader.nonEmptyString("measure", expected: "a measure") {
+        if reader.require(.measure, "; a portfolio rule needs one of " + Wording.quotedList(measures, conjunction: "or")),
+           let text = reader.nonEmptyString(.measure, expected: "a measure") {
             measure = PortfolioTarget.Measure(rawValue: text)
             if measure == nil {
                 var message = "expected " + Wording.quotedList(measures, conjunction: "or") + ", found \(Wording.quoted(text))"
                 if let suggestion = Suggestion.closest(to: text, among: measures) { message += "; did you mean '\(suggestion)'?" }
-                reader.error(message, key: "measure")
+                reader.error(message, key: .measure)
             }
         }
         var position: String?
         if let measure, measure.needsPosition {
-            if reader.require("position", "; measure '\(measure.rawValue)' needs the symbol of a position"),
-               let symbol = reader.nonEmptyString("position", expected: "a symbol") {
-                if let problem = symbolProblem(symbol) { reader.error(problem, key: "position") } else { position = symbol }
+            if reader.require(.position, "; measure '\(measure.rawValue)' needs the symbol of a position"),
+               let symbol = reader.nonEmptyString(.position, expected: "a symbol") {
+                if let problem = symbolProblem(symbol) { reader.error(problem, key: .position) } else { position = symbol }
             }
             if position == nil { return nil }
-        } else if let measure, reader.has("position") {
+        } else if let measure, reader.has(.position) {
             reader.tableError("'position' applies only to measures 'position_profit_percent' and 'position_weight', "
-                              + "not to '\(measure.rawValue)'", at: "position")
+                              + "not to '\(measure.rawValue)'", at: .position)
         }
         guard let name, let measure else { return nil }
         return PortfolioTarget(portfolio: name, measure: measure, position: position)
     }
 
     /// `session = "always" | "regular" | "extended"`.
-    private static func readSession(_ reader: TableReader) -> RuleSession? {
-        guard let text = reader.nonEmptyString("session", expected: "\"always\", \"regular\" or \"extended\"") else { return nil }
+    private static func readSession(_ reader: RuleTableReader) -> RuleSession? {
+        guard let text = reader.nonEmptyString(.session, expected: "\"always\", \"regular\" or \"extended\"") else { return nil }
         guard let session = RuleSession(rawValue: text) else {
-            reader.error("expected \"always\", \"regular\" or \"extended\", found \(Wording.quoted(text))", key: "session")
+            reader.error("expected \"always\", \"regular\" or \"extended\", found \(Wording.quoted(text))", key: .session)
             return nil
         }
         return session
@@ -181,46 +186,46 @@ enum RuleReader {
     }
 
     /// `market = "XNYS"`: a market code, letters and digits (and `/` for `24/5`, `24/7`).
-    private static func readMarket(_ reader: TableReader) -> MarketIdentifier? {
-        guard let code = reader.nonEmptyString("market", expected: "a market code") else { return nil }
+    private static func readMarket(_ reader: RuleTableReader) -> MarketIdentifier? {
+        guard let code = reader.nonEmptyString(.market, expected: "a market code") else { return nil }
         guard isMarketCode(code) else {
-            reader.error(marketCodeExpected + ", found \(Wording.quoted(code))", key: "market")
+            reader.error(marketCodeExpected + ", found \(Wording.quoted(code))", key: .market)
             return nil
         }
         return MarketIdentifier(code)
     }
 
-    private static func readID(_ reader: TableReader) -> String? {
-        guard reader.require("id"), let id = reader.nonEmptyString("id", expected: "a rule id") else { return nil }
+    private static func readID(_ reader: RuleTableReader) -> String? {
+        guard reader.require(.id), let id = reader.nonEmptyString(.id, expected: "a rule id") else { return nil }
         guard Wording.isIdentifier(id) else {
             reader.error("expected lowercase letters, digits, '_', '.' or '-', starting with a letter or digit "
-                         + "([a-z0-9][a-z0-9_.-]*), found \(Wording.quoted(id))", key: "id")
+                         + "([a-z0-9][a-z0-9_.-]*), found \(Wording.quoted(id))", key: .id)
             return nil
         }
         return id
     }
 
-    private static func readSymbols(_ reader: TableReader) -> [String]? {
-        switch (reader.has("symbol"), reader.has("symbols")) {
+    private static func readSymbols(_ reader: RuleTableReader) -> [String]? {
+        switch (reader.has(.symbol), reader.has(.symbols)) {
         case (true, true):
-            reader.tableError("'symbol' and 'symbols' are both given; use one of them", at: "symbols")
-            _ = reader.string("symbol", expected: "a symbol")
-            _ = reader.stringArray("symbols", expected: "an array of symbols")
+            reader.tableError("'symbol' and 'symbols' are both given; use one of them", at: .symbols)
+            _ = reader.string(.symbol, expected: "a symbol")
+            _ = reader.stringArray(.symbols, expected: "an array of symbols")
             return nil
         case (false, false):
-            reader.missing("missing required key 'symbol' or 'symbols'", keys: ["symbol", "symbols"])
+            reader.missing("missing required key 'symbol' or 'symbols'", keys: [.symbol, .symbols])
             return nil
         case (true, false):
-            guard let symbol = reader.string("symbol", expected: "a symbol") else { return nil }
+            guard let symbol = reader.string(.symbol, expected: "a symbol") else { return nil }
             if let problem = symbolProblem(symbol) {
-                reader.error(problem, key: "symbol")
+                reader.error(problem, key: .symbol)
                 return nil
             }
             return [symbol]
         case (false, true):
-            guard let symbols = reader.stringArray("symbols", expected: "an array of symbols") else { return nil }
+            guard let symbols = reader.stringArray(.symbols, expected: "an array of symbols") else { return nil }
             guard !symbols.isEmpty else {
-                reader.error("expected at least one symbol, found an empty array", key: "symbols")
+                reader.error("expected at least one symbol, found an empty array", key: .symbols)
                 return nil
             }
             var valid = true
@@ -228,10 +233,10 @@ enum RuleReader {
             for (index, symbol) in symbols.enumerated() {
                 let elementPath = reader.path.appending("symbols").appending(index: index)
                 if let problem = symbolProblem(symbol) {
-                    reader.error(problem, key: "symbols", at: elementPath)
+                    reader.error(problem, key: .symbols, at: elementPath)
                     valid = false
                 } else if !seen.insert(symbol).inserted {
-                    reader.error("symbol '\(symbol)' is listed twice", key: "symbols", at: elementPath)
+                    reader.error("symbol '\(symbol)' is listed twice", key: .symbols, at: elementPath)
                     valid = false
                 }
             }
@@ -251,15 +256,15 @@ enum RuleReader {
     }
 
     /// `from`: only for percent conditions; `"previous_close"` or a duration.
-    private static func readBaseline(_ reader: TableReader, conditionKey: String?, isPercent: Bool?) -> Baseline? {
-        guard let value = reader["from"] else { return nil }
+    private static func readBaseline(_ reader: RuleTableReader, conditionKey: RuleKey?, isPercent: Bool?) -> Baseline? {
+        guard let value = reader[.from] else { return nil }
         if isPercent == false, let conditionKey {
-            reader.tableError("'from' applies only to 'rise', 'fall' and 'move', not to '\(conditionKey)'", at: "from")
+            reader.tableError("'from' applies only to 'rise', 'fall' and 'move', not to '\(conditionKey.name)'", at: .from)
             return nil
         }
         let expected = "\"previous_close\", \"open\" or a duration such as \"15m\", \"1h\" or \"30d\""
         guard case .string(let text) = value else {
-            reader.error("expected \(expected), found \(value.kindDescription)", key: "from")
+            reader.error("expected \(expected), found \(value.kindDescription)", key: .from)
             return nil
         }
         if text == "previous_close" { return .previousClose }
@@ -269,45 +274,45 @@ enum RuleReader {
         } catch {
             var reason = error.description
             if reason.hasPrefix("expected ") { reason.removeFirst("expected ".count) }
-            reader.error("expected \"previous_close\", \"open\" or \(reason)", key: "from")
+            reader.error("expected \"previous_close\", \"open\" or \(reason)", key: .from)
             return nil
         }
     }
 
     /// `rearm`: at least 0; not with `crosses`; below the percent, or below 100 for prices.
-    private static func readRearm(_ reader: TableReader, conditionKey: String?, isPercent: Bool?,
+    private static func readRearm(_ reader: RuleTableReader, conditionKey: RuleKey?, isPercent: Bool?,
                                   condition: Condition?) -> ExactDecimal? {
-        guard reader.has("rearm") else { return nil }
-        if conditionKey == "crosses" {
-            reader.tableError("'rearm' does not apply to 'crosses' (every crossing fires)", at: "rearm")
+        guard reader.has(.rearm) else { return nil }
+        if conditionKey == .crosses {
+            reader.tableError("'rearm' does not apply to 'crosses' (every crossing fires)", at: .rearm)
             return nil
         }
-        guard let rearm = reader.decimal("rearm") else { return nil }
+        guard let rearm = reader.decimal(.rearm) else { return nil }
         guard rearm >= .zero else {
-            reader.error("expected a number of at least 0, found \(rearm)", key: "rearm")
+            reader.error("expected a number of at least 0, found \(rearm)", key: .rearm)
             return nil
         }
         if let condition, isPercent == true, rearm >= condition.value {
             reader.tableError("'rearm' must be smaller than '\(condition.key)' (\(condition.value)), got \(rearm)",
-                              at: "rearm")
+                              at: .rearm)
             return nil
         }
         if isPercent == false, rearm >= .hundred {
-            reader.tableError("'rearm' must be smaller than 100 (it is a percent of the price), got \(rearm)", at: "rearm")
+            reader.tableError("'rearm' must be smaller than 100 (it is a percent of the price), got \(rearm)", at: .rearm)
             return nil
         }
         return rearm
     }
 
     /// `expires`: an offset date-time, or a date (midnight UTC).
-    private static func readExpires(_ reader: TableReader) -> Timestamp? {
-        guard let value = reader["expires"] else { return nil }
+    private static func readExpires(_ reader: RuleTableReader) -> Timestamp? {
+        guard let value = reader[.expires] else { return nil }
         switch value {
         case .dateTime(let dateTime):
             guard let offset = dateTime.offsetMinutes else {
                 let written = format(dateTime)
                 reader.error("expected a date-time with a UTC offset, found the local date-time \(written); "
-                             + "add 'Z' for UTC (\(written)Z) or an offset such as '-04:00'", key: "expires")
+                             + "add 'Z' for UTC (\(written)Z) or an offset such as '-04:00'", key: .expires)
                 return nil
             }
             guard let timestamp = Timestamp(year: dateTime.date.year, month: dateTime.date.month, day: dateTime.date.day,
@@ -315,23 +320,23 @@ enum RuleReader {
                                             second: min(dateTime.time.second, 59),
                                             millisecond: dateTime.time.nanosecond / 1_000_000,
                                             offsetMinutes: offset) else {
-                reader.error("expected a date-time between the years 1 and 9999, found \(format(dateTime))", key: "expires")
+                reader.error("expected a date-time between the years 1 and 9999, found \(format(dateTime))", key: .expires)
                 return nil
             }
             return timestamp
         case .date(let date):
             guard let timestamp = Timestamp(year: date.year, month: date.month, day: date.day) else {
-                reader.error("expected a date between the years 1 and 9999", key: "expires")
+                reader.error("expected a date between the years 1 and 9999", key: .expires)
                 return nil
             }
             return timestamp
         case .string:
             reader.error("expected a TOML date-time such as 2027-06-30T00:00:00Z (without quotes), found a string",
-                         key: "expires")
+                         key: .expires)
             return nil
         default:
             reader.error("expected a date-time such as 2027-06-30T00:00:00Z or a date such as 2027-06-30, "
-                         + "found \(value.kindDescription)", key: "expires")
+                         + "found \(value.kindDescription)", key: .expires)
             return nil
         }
     }

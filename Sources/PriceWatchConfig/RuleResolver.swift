@@ -15,7 +15,7 @@ struct RuleResolver: Sendable {
     let portfoliosComplete: Bool
 
     /// The complete rule, or nil when something it needs is wrong (already reported).
-    func resolve(_ draft: RuleDraft) -> Rule? {
+    func resolve(_ draft: consuming RuleDraft) -> Rule? {
         let reader = draft.reader
         var provider: String?
         if let written = draft.provider {
@@ -72,7 +72,7 @@ struct RuleResolver: Sendable {
                 return nil
             }
         }
-        guard var rule = draft.rule, let provider, let notify, !notify.isEmpty else { return nil }
+        guard var rule = draft.rule.take(), let provider, let notify, !notify.isEmpty else { return nil }
         rule.provider = provider
         rule.notify = notify
         return rule

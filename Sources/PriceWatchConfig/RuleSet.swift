@@ -60,16 +60,10 @@ struct RuleSet {
             }, finish: finish)
         }
         var set = RuleSet()
-        set.rules.reserveCapacity(loaded.reduce(0) { $0 + $1.rules.count })
-        for index in loaded.indices {
-            set.files.append(loaded[index].file)
-            set.rules += loaded[index].rules
-            // Each file's rules are now in the whole list: let its own copy go at once, so the
-            // rules are not held twice.
-            loaded[index].rules = []
-            set.draftCount += loaded[index].draftCount
-        }
+        set.files = loaded.map(\.file)
+        set.draftCount = loaded.reduce(0) { $0 + $1.draftCount }
         set.checkDuplicateIDs(loaded)
+        set.rules = RuleBuffer.join(loaded.map(\.rules))
         return set
     }
 
@@ -77,7 +71,7 @@ struct RuleSet {
     /// caller once every file is done, and never shared while being read.
     private struct LoadedFile: @unchecked Sendable {
         let file: ConfigFile
-        var rules: [Rule]
+        let rules: RuleBuffer
         let marks: [IDMark]
         let draftCount: Int
     }
@@ -120,19 +114,15 @@ struct RuleSet {
 
     private static func readFile(_ path: (absolute: String, display: String), finish: Finish) -> LoadedFile {
         let file = ConfigFile.read(absolutePath: path.absolute, displayPath: path.display, what: "rule file")
-        let drafts = RuleReader.read(file)
-        var rules: [Rule] = []
-        rules.reserveCapacity(drafts.count)
+        let rules = RuleBuffer(capacity: RuleReader.tableCount(of: file))
         var marks: [IDMark] = []
-        marks.reserveCapacity(drafts.count)
-        for draft in drafts {
-            if let id = draft.id {
-                marks.append(IDMark(id: id, position: file.position(of: draft.reader.path.appending("id"))))
-            }
+        marks.reserveCapacity(rules.capacity)
+        let draftCount = RuleReader.read(file) { draft in
+            if let id = draft.id { marks.append(IDMark(id: id, position: draft.idPosition)) }
             if let rule = finish(draft) { rules.append(rule) }
         }
         file.dropDocument()
-        return LoadedFile(file: file, rules: rules, marks: marks, draftCount: drafts.count)
+        return LoadedFile(file: file, rules: rules, marks: marks, draftCount: draftCount)
     }
 
     /// Reports each id used again, at its second use, naming where it was first defined.

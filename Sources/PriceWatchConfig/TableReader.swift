@@ -19,6 +19,18 @@ struct TableReader {
         /// A rule, named by its label (`rule 'aapl-200'`): `rule 'aapl-200': above: ...`,
         /// `unknown key 'x' in rule 'aapl-200'`.
         case rule(String)
+        /// An element of an array of tables named like a rule, `KIND 'ID'` when its id is
+        /// written, else `KIND #NUMBER` (`rule #3`); the label is made only for a message.
+        case element(kind: String, number: Int, id: String?)
+
+        /// The label of a rule or an element; nil for a table.
+        var label: String? {
+            switch self {
+            case .root, .table: nil
+            case .rule(let label): label
+            case .element(let kind, let number, let id): id.map { "\(kind) '\($0)'" } ?? "\(kind) #\(number)"
+            }
+        }
     }
 
     let file: ConfigFile
@@ -35,7 +47,7 @@ struct TableReader {
 
     subscript(key: String) -> ConfigValue? { values[key] }
 
-    func has(_ key: String) -> Bool { values.entry(key) != nil }
+    func has(_ key: String) -> Bool { values.contains(key) }
 
     /// The keys as written in the file, in file order.
     var keys: [String] { values.keys }
@@ -45,16 +57,14 @@ struct TableReader {
         switch subject {
         case .root: ""
         case .table: path.description
-        case .rule(let label): label
+        case .rule, .element: subject.label ?? ""
         }
     }
 
     /// How messages name a key: `interval`, `providers.yahoo.interval`, `rule 'aapl-200': above`.
     func name(_ key: String) -> String {
-        switch subject {
-        case .root, .table: path.appending(key).description
-        case .rule(let label): "\(label): \(key)"
-        }
+        if let label = subject.label { return "\(label): \(key)" }
+        return path.appending(key).description
     }
 
     /// An error about the value of `key`, prefixed with its name, at the key's position.
@@ -89,17 +99,22 @@ struct TableReader {
     /// all when none is close.
     func checkUnknownKeys(allowed: [String]) {
         for entry in values.entries where !allowed.contains(entry.key) {
-            let key = entry.key
-            var message = "unknown key '\(key)'"
-            if !tableName.isEmpty { message += " in \(tableName)" }
-            if let suggestion = Suggestion.closest(to: key, among: allowed) {
-                message += "; did you mean '\(suggestion)'?"
-                file.suggested(suggestion, in: path)
-            } else {
-                message += " (expected one of: \(allowed.joined(separator: ", ")))"
-            }
-            file.error(message, at: path.appending(key))
+            reportUnknownKey(entry.key, allowed: allowed)
         }
+    }
+
+    /// Reports `key` as unknown, suggesting the closest of `allowed`, or listing them all when
+    /// none is close.
+    func reportUnknownKey(_ key: String, allowed: [String]) {
+        var message = "unknown key '\(key)'"
+        if !tableName.isEmpty { message += " in \(tableName)" }
+        if let suggestion = Suggestion.closest(to: key, among: allowed) {
+            message += "; did you mean '\(suggestion)'?"
+            file.suggested(suggestion, in: path)
+        } else {
+            message += " (expected one of: \(allowed.joined(separator: ", ")))"
+        }
+        file.error(message, at: path.appending(key))
     }
 
     /// Reports `key` as missing when it is; returns whether it is present.

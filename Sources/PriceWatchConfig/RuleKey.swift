@@ -1,0 +1,70 @@
+/// A key of a `[[rule]]` table (`docs/rules.md`, "Rules"), in the order the documentation
+/// lists them (which is also the order of "expected one of" in an unknown key's message).
+///
+/// Numbered, so that a set of them is a bit mask (``RuleKeys``): reading a rule asks about
+/// two dozen keys, and most are not written.
+enum RuleKey: Int, CaseIterable {
+    case id, symbol, symbols, provider
+    case above, below, rise, fall, move, crosses
+    case from, rearm, cooldown, once, expires, enabled, notify, message, market, session, urgent
+    case portfolio, measure, position
+
+    /// The key as written in TOML.
+    var name: String {
+        switch self {
+        case .id: "id"
+        case .symbol: "symbol"
+        case .symbols: "symbols"
+        case .provider: "provider"
+        case .above: "above"
+        case .below: "below"
+        case .rise: "rise"
+        case .fall: "fall"
+        case .move: "move"
+        case .crosses: "crosses"
+        case .from: "from"
+        case .rearm: "rearm"
+        case .cooldown: "cooldown"
+        case .once: "once"
+        case .expires: "expires"
+        case .enabled: "enabled"
+        case .notify: "notify"
+        case .message: "message"
+        case .market: "market"
+        case .session: "session"
+        case .urgent: "urgent"
+        case .portfolio: "portfolio"
+        case .measure: "measure"
+        case .position: "position"
+        }
+    }
+
+    /// Every key by its name: one hash per key written, where searching the list took up to
+    /// 24 string comparisons.
+    static let named: [String: RuleKey] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })
+
+    /// Whether the key is a percent condition (`rise`, `fall`, `move`).
+    var isPercentCondition: Bool { self == .rise || self == .fall || self == .move }
+}
+
+/// A set of ``RuleKey``s, such as the keys one rule table has written: a bit each.
+struct RuleKeys: OptionSet {
+    let rawValue: UInt32
+
+    init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    init(_ key: RuleKey) { rawValue = 1 << UInt32(key.rawValue) }
+
+    /// The condition keys.
+    static let conditions: RuleKeys = [.init(.above), .init(.below), .init(.rise), .init(.fall), .init(.move), .init(.crosses)]
+
+    func contains(_ key: RuleKey) -> Bool { rawValue & (1 << UInt32(key.rawValue)) != 0 }
+
+    mutating func insert(_ key: RuleKey) { formUnion(RuleKeys(key)) }
+
+    /// How many keys are in the set.
+    var count: Int { rawValue.nonzeroBitCount }
+
+    /// The keys in the set, in ``RuleKey`` order.
+    var keys: [RuleKey] { RuleKey.allCases.filter(contains) }
+}
