@@ -23,24 +23,27 @@ struct RuleSet {
     /// How many `[[rule]]` tables were read, finished or not.
     private(set) var draftCount = 0
 
-    /// Where a rule with a written id is, for the check of ids across files.
-    private struct IDMark {
-        let id: String
-        /// The position of its `id` key.
-        let position: TOMLPosition?
-    }
-
     /// Reads the rule file at `absolutePath`, or every `*.toml` file of that directory in
     /// lexical order (names starting with `.` are skipped: editors' temporary files), and
     /// finishes each rule with `finish`. Paths in diagnostics start with `displayPath`. `nil`
     /// when nothing is at the path.
     static func read(displayPath: String, absolutePath: String, finish: @escaping Finish) -> RuleSet? {
-        var loaded: [LoadedFile]
+        var loaded: [LoadedFile] = []
+        var duplicates = DuplicateIDCheck()
+        var fileCount = 1
+        // Each file's ids are checked as soon as it and the files before it are read, on the
+        // calling thread, while the reading threads go on with the next files.
+        let take = { (file: LoadedFile) in
+            // Files are usually alike: room for as many ids in each as in the first.
+            if loaded.isEmpty { duplicates.reserveCapacity(file.marks.count * fileCount) }
+            duplicates.check(file.marks, of: file.file)
+            loaded.append(file)
+        }
         switch ConfigPaths.kind(of: absolutePath) {
         case .missing:
             return nil
         case .file:
-            loaded = [readFile((absolute: absolutePath, display: displayPath), finish: finish)]
+            take(readFile((absolute: absolutePath, display: displayPath), finish: finish))
         case .directory:
             let names: [String]
             do {
@@ -55,14 +58,14 @@ struct RuleSet {
                 .filter { $0.hasSuffix(".toml") && !$0.hasPrefix(".") }
                 .filter { ConfigPaths.kind(of: ConfigPaths.join(absolutePath, $0)) == .file }
                 .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            loaded = readConcurrently(ruleFiles.map { name in
+            fileCount = ruleFiles.count
+            readConcurrently(ruleFiles.map { name in
                 (absolute: ConfigPaths.join(absolutePath, name), display: ConfigPaths.join(displayPath, name))
-            }, finish: finish)
+            }, finish: finish, inOrder: take)
         }
         var set = RuleSet()
         set.files = loaded.map(\.file)
         set.draftCount = loaded.reduce(0) { $0 + $1.draftCount }
-        set.checkDuplicateIDs(loaded)
         set.rules = RuleBuffer.join(loaded.map(\.rules))
         return set
     }
@@ -72,76 +75,81 @@ struct RuleSet {
     private struct LoadedFile: @unchecked Sendable {
         let file: ConfigFile
         let rules: RuleBuffer
-        let marks: [IDMark]
+        let marks: [DuplicateIDCheck.Mark]
         let draftCount: Int
     }
 
-    /// The results of the reading threads, one slot per file.
-    private final class LoadedFiles: Sendable {
-        let slots: Mutex<[LoadedFile?]>
+    /// The results of the reading threads, one slot per file, each handed to the caller once
+    /// it is filled (``take(_:)``).
+    private final class LoadedFiles: @unchecked Sendable {
+        /// Guards ``slots``; signalled whenever a slot is filled.
+        private let filled = NSCondition()
+        private var slots: [LoadedFile?]
         let next = Atomic<Int>(0)
 
-        init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+        func fill(_ index: Int, with file: LoadedFile) {
+            filled.lock()
+            slots[index] = file
+            filled.broadcast()
+            filled.unlock()
+        }
+
+        /// The file of slot `index`, once a reading thread has filled it (the slot is emptied).
+        func take(_ index: Int) -> LoadedFile {
+            filled.lock()
+            defer { filled.unlock() }
+            while true {
+                if let file = slots[index] {
+                    slots[index] = nil
+                    return file
+                }
+                filled.wait()
+            }
+        }
     }
 
     /// Reads, checks and finishes each file (`absolute` path, `display` path for diagnostics)
     /// on every core: files share nothing while they are read (each has its own parse tree and
-    /// diagnostics), and with many files parsing is most of loading. The results keep the
-    /// files' order, so diagnostics and rules are the same as read one after another.
+    /// diagnostics), and with many files parsing is most of loading. Each file is handed to
+    /// `inOrder`, on the calling thread, in the files' order, as soon as it and every file
+    /// before it are read: diagnostics and rules are the same as read one after another.
     ///
     /// Plain threads, not libdispatch's workers: those try to raise their priority, which the
     /// service's sandbox refuses with a line in the journal on every start.
-    private static func readConcurrently(_ paths: [(absolute: String, display: String)], finish: @escaping Finish) -> [LoadedFile] {
+    private static func readConcurrently(_ paths: [(absolute: String, display: String)], finish: @escaping Finish,
+                                         inOrder: (LoadedFile) -> Void) {
         let threads = min(paths.count, max(ProcessInfo.processInfo.activeProcessorCount, 1))
-        guard threads > 1 else { return paths.map { readFile($0, finish: finish) } }
+        guard threads > 1 else {
+            for path in paths { inOrder(readFile(path, finish: finish)) }
+            return
+        }
         let results = LoadedFiles(count: paths.count)
-        let finished = DispatchGroup()
         for _ in 0..<threads {
-            finished.enter()
             Thread {
                 while true {
                     let index = results.next.add(1, ordering: .relaxed).oldValue
                     guard index < paths.count else { break }
-                    let loaded = readFile(paths[index], finish: finish)
-                    results.slots.withLock { $0[index] = loaded }
+                    results.fill(index, with: readFile(paths[index], finish: finish))
                 }
-                finished.leave()
             }.start()
         }
-        finished.wait()
-        return results.slots.withLock { $0 }.compactMap { $0 }
+        // Every slot is taken, so every file is read when this returns.
+        for index in paths.indices { inOrder(results.take(index)) }
     }
 
     private static func readFile(_ path: (absolute: String, display: String), finish: Finish) -> LoadedFile {
         let file = ConfigFile.read(absolutePath: path.absolute, displayPath: path.display, what: "rule file")
         let rules = RuleBuffer(capacity: RuleReader.tableCount(of: file))
-        var marks: [IDMark] = []
+        var marks: [DuplicateIDCheck.Mark] = []
         marks.reserveCapacity(rules.capacity)
         let draftCount = RuleReader.read(file) { draft in
-            if let id = draft.id { marks.append(IDMark(id: id, position: draft.idPosition)) }
+            if let id = draft.id { marks.append(DuplicateIDCheck.Mark(id: id, position: draft.idPosition)) }
             if let rule = finish(draft) { rules.append(rule) }
         }
         file.dropDocument()
         return LoadedFile(file: file, rules: rules, marks: marks, draftCount: draftCount)
-    }
-
-    /// Reports each id used again, at its second use, naming where it was first defined.
-    private func checkDuplicateIDs(_ loaded: [LoadedFile]) {
-        // Where each id was first seen, as offsets: this table holds every rule.
-        var first: [String: (file: Int, mark: Int)] = [:]
-        first.reserveCapacity(loaded.reduce(0) { $0 + $1.marks.count })
-        for (fileOffset, file) in loaded.enumerated() {
-            for (markOffset, mark) in file.marks.enumerated() {
-                guard let original = first[mark.id] else {
-                    first[mark.id] = (fileOffset, markOffset)
-                    continue
-                }
-                let originalFile = loaded[original.file].file
-                let location = originalFile.location(at: loaded[original.file].marks[original.mark].position)
-                // A rule with a written id is labelled by it (``RuleReader``).
-                file.file.error("rule '\(mark.id)': duplicate id; first defined at \(location)", atPosition: mark.position)
-            }
-        }
     }
 
     /// The diagnostics of every file.

@@ -8,6 +8,7 @@ import PriceWatchCore
 /// state database while the daemon may be running.
 struct Alerts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "alerts",
         abstract: "List the alert log with each delivery's state.",
         discussion: """
             Reads the state database named by the main file (its `state` key only: no rule \

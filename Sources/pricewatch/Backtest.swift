@@ -5,6 +5,7 @@ import PriceWatchCore
 /// `pricewatch backtest --rules PATH --data CSV [--format text|json]`
 struct Backtest: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "backtest",
         abstract: "Run rules over historical prices and print the alerts that would have fired.",
         discussion: "Needs no main file: a rule's provider and notify are not checked. Uses the daemon's own engine.")
 

@@ -6,6 +6,7 @@ import PriceWatchCore
 /// `pricewatch check`: validate the main file and every rule file.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Validate the configuration; print a one-line summary on success.",
         discussion: "Every error of every file is printed to standard error as PATH:LINE:COLUMN: error: MESSAGE.")
 

@@ -6,6 +6,7 @@ import PriceWatchCore
 /// `pricewatch paper ...`: paper trading with fake money (docs/paper-trading.md).
 struct Paper: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "paper",
         abstract: "Trade fake money at real prices: accounts, orders, statements, returns, a leaderboard.",
         discussion: """
             Commands write into the state database the daemon uses; a running daemon fills orders \

@@ -6,6 +6,7 @@ import PriceWatchCore
 /// back in the outbox once their receiver is fixed.
 struct Requeue: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "requeue",
         abstract: "Put dead-lettered deliveries back in the outbox.",
         discussion: """
             Selects dead deliveries (see `pricewatch alerts --status dead`) by alert id, by sink, \

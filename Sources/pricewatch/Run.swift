@@ -6,6 +6,7 @@ import PriceWatchApp
 /// `pricewatch run`: the daemon, in the foreground.
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Run the daemon in the foreground.",
         discussion: """
             SIGTERM or SIGINT stop it gracefully; SIGHUP reloads the configuration. Exits 78 when the configuration is invalid, 65 when the state database is unusable (damaged, emptied, or from a newer version). \

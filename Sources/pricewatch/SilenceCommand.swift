@@ -19,6 +19,7 @@ struct SilenceCommand: AsyncParsableCommand {
     /// `silence add --rule ID | --symbol SYMBOL [--for DURATION | --until TIME] [--comment TEXT]`.
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a silence.",
             discussion: """
                 Silences every alert of one rule (--rule) or of one symbol (--symbol), from now \
@@ -81,6 +82,7 @@ struct SilenceCommand: AsyncParsableCommand {
     /// `silence list [--all] [--format text|json]`.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the silences in force.",
             discussion: """
                 Lists the silences not yet ended, oldest first (--all: every stored one, ended \
@@ -112,6 +114,7 @@ struct SilenceCommand: AsyncParsableCommand {
     /// `silence expire ID`.
     struct Expire: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "expire",
             abstract: "End a silence now.",
             discussion: "Alerts fired from now on are delivered again; those silenced meanwhile stay silenced. Exits 1 when no silence has that id.")
 

@@ -63,6 +63,8 @@ import Testing
         let loaded = try #require(configuration)
         #expect(loaded.portfolioRules.compactMap(\.portfolio?.measure) == [.value, .profit, .dayChangePercent, .positionWeight])
         #expect(loaded.symbols(for: "demo") == ["AAPL", "USDEUR=X"])
+        // Only portfolio rules: the provider still polls their holdings.
+        #expect(loaded.watchesSymbols(through: "demo"))
     }
 
     @Test func everyMistakeIsADiagnosticAtItsLine() throws {

@@ -7,7 +7,7 @@ import Synchronization
 /// error would (``StoreError/unavailable(path:operation:reason:)``), or with another error.
 final class FlakyStore: DaemonStore {
     let store: SQLiteAlertStore
-    private let failure = Mutex<StoreError?>(nil)
+    private let failure = Mutex<(any Error)?>(nil)
     private let refused = Mutex(0)
 
     init() throws {
@@ -17,7 +17,7 @@ final class FlakyStore: DaemonStore {
     static let diskFull = StoreError.unavailable(path: ":memory:", operation: "commit", reason: "database or disk is full")
 
     /// Makes every commit fail with `error` (nil: succeed again).
-    func failCommits(with error: StoreError?) { failure.withLock { $0 = error } }
+    func failCommits(with error: (any Error)?) { failure.withLock { $0 = error } }
 
     /// How many commits were refused.
     var refusedCommits: Int { refused.withLock { $0 } }

@@ -94,6 +94,26 @@ import Testing
         }
     }
 
+    /// A reload pauses the pollers by cancelling them, which cancels an evaluation's commit. That
+    /// is no store outage: nothing above info is logged, and the poll is evaluated with the next.
+    @Test func anInterruptedCommitIsKeptWithoutAnErrorAndEvaluatedWithTheNextPoll() async throws {
+        let store = try FlakyStore()
+        let logs = CapturingLogHandler()
+        let evaluator = try await RuleEvaluator(configuration: F.configuration(rules: [F.rule("aapl-200", .above(F.decimal("200")))]),
+                                                store: store, doorbell: Doorbell(), logger: logs.logger, now: Timestamp(seconds: 0))
+        store.failCommits(with: CancellationError())
+        let receipt = await evaluator.receive(PolledQuotes(provider: "feed", results: F.ok(F.quote("AAPL", "201", at: 60)),
+                                                           time: Timestamp(seconds: 61)))
+        #expect(receipt.acceptedSymbols.isEmpty)
+        #expect(logs.lines(atLeast: .notice).isEmpty, "an interruption is not an error: \(logs.lines)")
+        #expect(logs.lines.contains { $0.message.contains("evaluation interrupted") && $0.message.contains("evaluated with the next poll") },
+                "the interruption is logged at info: \(logs.lines)")
+        store.failCommits(with: nil)
+        #expect(try await Self.poll(evaluator, "202", at: 120) == false)
+        #expect(try await store.alerts(since: nil).map { "\($0.alert.rule) \($0.alert.time.seconds)" } == ["aapl-200 60"])
+        #expect(!logs.lines.contains { $0.message.contains("accepts writes again") }, "no outage was reported, so none ends")
+    }
+
     /// Past the bound, the oldest polls go (logged); the newest are kept and evaluated.
     @Test func pastTheBoundTheOldestPollsAreDropped() async throws {
         let store = try FlakyStore()
@@ -115,7 +135,7 @@ import Testing
     @Test func aPollThatCanNeverBeWrittenDoesNotBlockTheOthers() async throws {
         let store = try FlakyStore()
         let evaluator = try await Self.evaluator(store, rules: [F.rule("aapl-200", .above(F.decimal("200")))])
-        store.failCommits(with: .failed(path: ":memory:", operation: "commit", reason: "CHECK constraint failed"))
+        store.failCommits(with: StoreError.failed(path: ":memory:", operation: "commit", reason: "CHECK constraint failed"))
         await #expect(throws: StoreError.self) { try await Self.poll(evaluator, "201", at: 60) }
         store.failCommits(with: nil)
         try await Self.poll(evaluator, "150", at: 120)

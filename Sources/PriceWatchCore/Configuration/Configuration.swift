@@ -67,9 +67,12 @@ public struct Configuration: Sendable, Hashable {
     public func symbols(for provider: String) -> [String] {
         var symbols = Set<String>()
         // Rules are read in place by index: copying each of 100,000 rules (as `filter` does)
-        // was a noticeable part of start-up.
-        for index in rules.indices where rules[index].provider == provider {
+        // was a noticeable part of start-up. A rule watching what the one before it watches
+        // (a file's rules on one symbol) adds nothing, and is skipped without hashing.
+        var previous: [String] = []
+        for index in rules.indices where rules[index].provider == provider && rules[index].symbols != previous {
             symbols.formUnion(rules[index].symbols)
+            previous = rules[index].symbols
         }
         for rule in portfolioRules where rule.provider == provider {
             guard let name = rule.portfolio?.portfolio, let portfolio = portfolios.first(where: { $0.name == name }) else { continue }
@@ -78,10 +81,25 @@ public struct Configuration: Sendable, Hashable {
         return symbols.sorted()
     }
 
+    /// Whether ``symbols(for:)`` has any symbol, without collecting them: the first rule on
+    /// `provider` answers.
+    public func watchesSymbols(through provider: String) -> Bool {
+        for index in rules.indices where rules[index].provider == provider && !rules[index].symbols.isEmpty { return true }
+        for rule in portfolioRules where rule.provider == provider {
+            guard let name = rule.portfolio?.portfolio, let portfolio = portfolios.first(where: { $0.name == name }) else { continue }
+            if !PortfolioWatchlist.symbols(of: portfolio).isEmpty { return true }
+        }
+        return false
+    }
+
     /// All distinct watched symbols (the portfolio rules' holdings and currency pairs too).
     public var allSymbols: Set<String> {
         var symbols = Set<String>()
-        for index in rules.indices { symbols.formUnion(rules[index].symbols) }
+        var previous: [String] = []
+        for index in rules.indices where rules[index].symbols != previous {
+            symbols.formUnion(rules[index].symbols)
+            previous = rules[index].symbols
+        }
         let watched = Set(portfolioRules.compactMap { $0.portfolio?.portfolio })
         for portfolio in portfolios where watched.contains(portfolio.name) {
             symbols.formUnion(PortfolioWatchlist.symbols(of: portfolio))

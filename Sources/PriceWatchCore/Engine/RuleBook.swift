@@ -33,14 +33,19 @@ public struct RuleBook: Sendable {
     public init(rules: [Rule], provider override: String? = nil) {
         var slots: [Slot] = []
         var checks: [RuleCheck] = []
+        // Per slot, its source; the slots are grouped by source once every rule is indexed.
+        var slotSource: [Int32] = []
         var sources: [QuoteSource] = []
-        var slotsBySource: [[Int]] = []
         var windows: [RuleDuration?] = []
         var needsSession: [Bool] = []
         var markets: [MarketIdentifier?] = []
         var sourceIndex: [QuoteSource: Int] = [:]
         slots.reserveCapacity(rules.count)
         checks.reserveCapacity(rules.count)
+        slotSource.reserveCapacity(rules.count)
+        // Rules mostly watch what the rule before them watches (a file's rules on one symbol):
+        // the last source is compared first, before hashing a lookup.
+        var last: (provider: String, symbol: String, index: Int)?
         // By index, not `for rule in rules`: each rule is read in place, never copied (a copy
         // retains every string and array of it, and start-up builds a book of every rule).
         for ruleIndex in rules.indices {
@@ -49,22 +54,26 @@ public struct RuleBook: Sendable {
             let needsSessionContext = rules[ruleIndex].session != .always || rules[ruleIndex].baseline == .sessionOpen
             let window = rules[ruleIndex].window
             for symbol in rules[ruleIndex].symbols {
-                let source = QuoteSource(provider: provider, symbol: symbol)
                 let index: Int
-                if let existing = sourceIndex[source] {
-                    index = existing
+                if let last, last.symbol == symbol, last.provider == provider {
+                    index = last.index
                 } else {
-                    index = sources.count
-                    sourceIndex[source] = index
-                    sources.append(source)
-                    slotsBySource.append([])
-                    windows.append(nil)
-                    needsSession.append(false)
-                    markets.append(nil)
+                    let source = QuoteSource(provider: provider, symbol: symbol)
+                    if let existing = sourceIndex[source] {
+                        index = existing
+                    } else {
+                        index = sources.count
+                        sourceIndex[source] = index
+                        sources.append(source)
+                        windows.append(nil)
+                        needsSession.append(false)
+                        markets.append(nil)
+                    }
+                    last = (provider, symbol, index)
                 }
                 if needsSessionContext { needsSession[index] = true }
                 if markets[index] == nil { markets[index] = rules[ruleIndex].market }
-                slotsBySource[index].append(slots.count)
+                slotSource.append(Int32(truncatingIfNeeded: index))
                 slots.append(Slot(rule: ruleIndex, key: RuleStateKey(rule: rules[ruleIndex].id, symbol: symbol)))
                 checks.append(check)
                 if let window { windows[index] = max(windows[index] ?? window, window) }
@@ -72,13 +81,17 @@ public struct RuleBook: Sendable {
         }
         self.rules = rules
         self.checks = checks
-        var start: [Int] = [0]
-        start.reserveCapacity(slotsBySource.count + 1)
-        for list in slotsBySource { start.append(start[start.count - 1] + list.count) }
+        // Each source's slots, in slot order: counted, then placed (a counting sort).
+        var start = [Int](repeating: 0, count: sources.count + 1)
+        for source in slotSource { start[Int(source) + 1] += 1 }
+        for index in sources.indices { start[index + 1] += start[index] }
+        var next = start
+        var sourceSlots = [Int32](repeating: 0, count: slots.count)
+        for (slot, source) in slotSource.enumerated() {
+            sourceSlots[next[Int(source)]] = Int32(truncatingIfNeeded: slot)
+            next[Int(source)] += 1
+        }
         self.sourceSlotStart = start
-        var sourceSlots: [Int32] = []
-        sourceSlots.reserveCapacity(slots.count)
-        for list in slotsBySource { for slot in list { sourceSlots.append(Int32(truncatingIfNeeded: slot)) } }
         self.sourceSlots = sourceSlots
         self.slots = slots
         self.sources = sources

@@ -161,6 +161,11 @@ public actor RuleEvaluator {
                     ])
                 }
                 if isCurrent { current = report } else { caughtUp += 1 }
+            } catch is CancellationError {
+                // A reload pausing the pollers, or shutdown: the store refused nothing. The
+                // poll stays first in line, so no crossing in it is lost.
+                throw PollKeptForLater(reason: "evaluation interrupted (the daemon is reloading or stopping)",
+                                       polls: backlog.count, quotes: backlog.quoteCount, interrupted: true)
             } catch let error where Self.isOutage(error) {
                 if outageSince == nil {
                     outageSince = now
@@ -181,9 +186,8 @@ public actor RuleEvaluator {
     }
 
     /// Whether `error` is a refusal to write now that a later attempt may overcome (see
-    /// ``TransientStoreError``); a cancelled write counts too.
+    /// ``TransientStoreError``).
     private static func isOutage(_ error: any Error) -> Bool {
-        if error is CancellationError { return true }
         return (error as? any TransientStoreError)?.isTransient == true
     }
 

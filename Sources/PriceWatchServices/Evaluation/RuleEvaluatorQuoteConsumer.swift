@@ -8,6 +8,9 @@ extension RuleEvaluator: QuoteConsumer {
         do {
             let report = try await ingest(provider: poll.provider, results: poll.results, now: poll.time, servedBy: poll.servedBy)
             return QuoteReceipt(acceptedSymbols: report.acceptedSymbols)
+        } catch let kept as PollKeptForLater where kept.interrupted {
+            logger.info("\(kept)", metadata: ["provider": "\(poll.provider)"])
+            return .none
         } catch {
             logger.error("evaluation failed: \(error)", metadata: ["provider": "\(poll.provider)"])
             return .none

@@ -17,7 +17,7 @@ public struct ServiceSetup: Sendable {
     public var pollSchedule: [String: Duration] {
         var schedule: [String: Duration] = [:]
         for settings in configuration.providers
-        where providers[settings.name] != nil && !configuration.symbols(for: settings.name).isEmpty {
+        where providers[settings.name] != nil && configuration.watchesSymbols(through: settings.name) {
             schedule[settings.name] = settings.interval.swiftDuration
         }
         return schedule

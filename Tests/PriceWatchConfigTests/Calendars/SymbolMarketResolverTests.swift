@@ -32,6 +32,9 @@ struct SymbolMarketResolverTests {
         #expect(markets.market(ofSymbol: "BRK.B", exchange: nil) == nil)
         #expect(markets.market(ofSymbol: "AAPL", exchange: "WHATEVER") == nil)
         #expect(markets.market(ofSymbol: "EURUSDX", exchange: nil) == nil)
+        // A pair has one separator: a second makes it no pair.
+        #expect(markets.market(ofSymbol: "BTC-USD-PERP", exchange: nil) == nil)
+        #expect(markets.market(ofSymbol: "DOGE/", exchange: nil) == MarketIdentifier("24/7"))
         #expect(AlwaysOpenMarkets().market(ofSymbol: "VOD.L", exchange: nil) == nil)
     }
 

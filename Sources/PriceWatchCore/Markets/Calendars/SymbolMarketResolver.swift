@@ -75,14 +75,15 @@ public struct SymbolMarketResolver: Sendable {
         }
         var upper = symbol.uppercased()
         // Finnhub's `EXCHANGE:SYMBOL` (`BINANCE:BTCUSDT`, `OANDA:EUR_USD`).
-        if let colon = upper.firstIndex(of: ":") {
+        // Searched by byte (the marks are ASCII): a daemon resolves every watched symbol at start.
+        if let colon = upper.utf8.firstIndex(of: UInt8(ascii: ":")) {
             if let market = Self.exchangeCodes[String(upper[..<colon])] { return market }
-            upper = String(upper[upper.index(after: colon)...])
+            upper = String(upper[upper.utf8.index(after: colon)...])
         }
         if upper.hasSuffix("=F") { return MarketIdentifier("CMES") }
         if upper.hasSuffix("=X") { return .currencies }
-        if let dot = upper.lastIndex(of: "."), dot != upper.startIndex {
-            let suffix = String(upper[upper.index(after: dot)...])
+        if let dot = upper.utf8.lastIndex(of: UInt8(ascii: ".")), dot != upper.startIndex {
+            let suffix = String(upper[upper.utf8.index(after: dot)...])
             if let market = Self.suffixes[suffix] { return market }
         }
         if isCryptoPair(upper) { return .crypto }
@@ -97,9 +98,10 @@ public struct SymbolMarketResolver: Sendable {
     }
 
     private func isCryptoPair(_ symbol: String) -> Bool {
-        for separator in ["-", "/", "_"] where symbol.contains(separator) {
-            let parts = symbol.split(separator: Character(separator), omittingEmptySubsequences: false)
-            return parts.count == 2 && Self.cryptoAssets.contains(String(parts[0]))
+        for separator in [UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: "_")] {
+            guard let first = symbol.utf8.firstIndex(of: separator) else { continue }
+            let rest = symbol.utf8[symbol.utf8.index(after: first)...]
+            return !rest.contains(separator) && Self.cryptoAssets.contains(String(symbol[..<first]))
         }
         for quote in Self.cryptoQuoteCurrencies where symbol.hasSuffix(quote) && symbol.count > quote.count {
             if Self.cryptoAssets.contains(String(symbol.dropLast(quote.count))) { return true }
