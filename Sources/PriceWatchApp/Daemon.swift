@@ -44,8 +44,10 @@ public enum Daemon {
         defer { notifier.flush() }
         // Charts for `chart = true` email sinks, drawn from the price history once the store is open.
         let alertCharts = HistoryAlertCharts()
+        // The rule files as last loaded: a reload reads again only those that changed.
+        let ruleFiles = RuleFileCache()
         let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil, transports: transports,
-                                              alertCharts: alertCharts)
+                                              alertCharts: alertCharts, ruleFiles: ruleFiles)
         report(diagnostics)
         guard var setup = loaded else {
             logger.critical("invalid configuration in \(configPath); not starting",
@@ -155,7 +157,7 @@ public enum Daemon {
             load: { previous in
                 logger.info("reloading configuration from \(configPath)")
                 let loaded = loadSetup(configPath: configPath, environment: environment, previous: previous, transports: transports,
-                                       metrics: metrics, alertCharts: alertCharts)
+                                       metrics: metrics, alertCharts: alertCharts, ruleFiles: ruleFiles)
                 if let setup = loaded.0 { redaction.update(for: setup.configuration) }
                 return loaded
             })
@@ -203,11 +205,14 @@ public enum Daemon {
     }
 
     /// Loads and validates the configuration and builds its adapters. Providers whose settings
-    /// are unchanged from `previous` are reused.
+    /// are unchanged from `previous` are reused, and so are rule files unchanged since the last
+    /// load without errors (`ruleFiles`).
     static func loadSetup(configPath: String, environment: [String: String],
                           previous: ServiceSetup?, transports: NetworkTransports,
-                          metrics: DaemonMetrics? = nil, alertCharts: (any AlertChartProvider)? = nil) -> (ServiceSetup?, [Diagnostic]) {
-        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment, schemas: AdapterCatalog.schemas)
+                          metrics: DaemonMetrics? = nil, alertCharts: (any AlertChartProvider)? = nil,
+                          ruleFiles: RuleFileCache? = nil) -> (ServiceSetup?, [Diagnostic]) {
+        let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment,
+                                                                    schemas: AdapterCatalog.schemas, cache: ruleFiles)
         // What loading allocated and freed goes back to the system, at start and at every reload.
         FreedMemory.release()
         guard let configuration, !diagnostics.containsErrors else { return (nil, diagnostics) }

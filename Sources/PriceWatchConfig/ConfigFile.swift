@@ -74,21 +74,47 @@ final class ConfigFile {
     /// Reads and parses the file at `absolutePath`; problems (missing, unreadable, too large,
     /// not UTF-8, not TOML) become its diagnostics.
     static func read(absolutePath: String, displayPath: String, what: String) -> ConfigFile {
+        switch readBytes(absolutePath: absolutePath, displayPath: displayPath, what: what) {
+        case .success(let bytes): ConfigFile(bytes: bytes, displayPath: displayPath, what: what)
+        case .failure(let unreadable): unreadable.file
+        }
+    }
+
+    /// A file that could not be read: the file with its one error, saying why.
+    struct Unreadable: Error, @unchecked Sendable {
+        let file: ConfigFile
+    }
+
+    /// The bytes of the file at `absolutePath`, not parsed yet; a file missing, unreadable or
+    /// too large is a failure.
+    static func readBytes(absolutePath: String, displayPath: String, what: String) -> Result<[UInt8], Unreadable> {
         if let reason = ConfigPaths.unreadableReason(absolutePath) {
-            return ConfigFile(unreadable: displayPath, reason: "cannot read the \(what): \(reason)")
+            return .failure(Unreadable(file: ConfigFile(unreadable: displayPath, reason: "cannot read the \(what): \(reason)")))
         }
         // The size first, so that a huge file is refused without being read.
         if let size = (try? FileManager.default.attributesOfItem(atPath: absolutePath))?[.size] as? Int,
            size > maximumBytes {
-            return ConfigFile(unreadable: displayPath, reason: tooLarge(what, size: size))
+            return .failure(Unreadable(file: ConfigFile(unreadable: displayPath, reason: tooLarge(what, size: size))))
         }
         guard let data = FileManager.default.contents(atPath: absolutePath) else {
-            return ConfigFile(unreadable: displayPath, reason: "cannot read the \(what)")
+            return .failure(Unreadable(file: ConfigFile(unreadable: displayPath, reason: "cannot read the \(what)")))
         }
         guard data.count <= maximumBytes else {
-            return ConfigFile(unreadable: displayPath, reason: tooLarge(what, size: data.count))
+            return .failure(Unreadable(file: ConfigFile(unreadable: displayPath, reason: tooLarge(what, size: data.count))))
         }
-        return ConfigFile(bytes: [UInt8](data), displayPath: displayPath, what: what)
+        return .success([UInt8](data))
+    }
+
+    /// A file whose contents were read and checked before, unchanged since
+    /// (``RuleFileCache``): nothing to report of its own, and no document.
+    static func unchanged(displayPath: String) -> ConfigFile {
+        ConfigFile(unchanged: displayPath)
+    }
+
+    private init(unchanged displayPath: String) {
+        self.displayPath = displayPath
+        root = Self.emptyDocument
+        partialRoot = Self.emptyDocument
     }
 
     private static func tooLarge(_ what: String, size: Int) -> String {

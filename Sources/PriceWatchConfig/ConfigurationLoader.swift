@@ -20,8 +20,11 @@ public enum ConfigurationLoader {
     ///     read from (`ProcessInfo.processInfo.environment` in the daemon).
     ///   - schemas: the provider and sink types and their keys (the application's adapter
     ///     catalog).
-    public static func load(mainFile: String, environment: [String: String],
-                            schemas: AdapterSchemas) -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
+    ///   - cache: the rule files of the last load without errors (the daemon's, across
+    ///     reloads): those unchanged since are not read again. When this load has no error, it
+    ///     replaces what the cache holds.
+    public static func load(mainFile: String, environment: [String: String], schemas: AdapterSchemas,
+                            cache: RuleFileCache? = nil) -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
         let directory = ConfigPaths.directory(of: mainFile)
         let baseDirectory = ConfigPaths.absolute(directory.isEmpty ? "." : directory)
         let mainPath = ConfigPaths.absolute(mainFile)
@@ -47,6 +50,8 @@ public enum ConfigurationLoader {
         let (portfolios, portfolioDiagnostics) = PortfolioReader.load(mainFile: mainFile, environment: environment)
         var ruleSet: RuleSet?
         var rulesDisplay = ""
+        // What the rules are finished against, when the main file is valid (the cache's key).
+        var cacheContext: RuleFileCache.Context?
         if let rulesPath {
             rulesDisplay = ConfigPaths.join(directory, rulesPath)
             let absolute = ConfigPaths.absolute(rulesPath, relativeTo: baseDirectory)
@@ -57,10 +62,12 @@ public enum ConfigurationLoader {
                 let resolver = RuleResolver(settings: settings, mainDisplayPath: main.displayPath, portfolios: portfolios,
                                             portfoliosComplete: !portfolioDiagnostics.containsErrors)
                 finish = { resolver.resolve($0) }
+                cacheContext = RuleFileCache.Context(resolver)
             } else {
                 finish = { _ in nil }
             }
-            ruleSet = RuleSet.read(displayPath: rulesDisplay, absolutePath: absolute, finish: finish)
+            ruleSet = RuleSet.read(displayPath: rulesDisplay, absolutePath: absolute,
+                                   kept: cacheContext.flatMap { cache?.generation(for: $0) }, finish: finish)
             if ruleSet == nil, rulesWritten, main.root != nil {
                 main.error("rules: no such file or directory '\(absolute)'", at: rulesKey)
             }
@@ -113,6 +120,9 @@ public enum ConfigurationLoader {
             }
         }
         let diagnostics = (main.diagnostics + (ruleSet?.diagnostics ?? []) + portfolioDiagnostics).sortedByLocation()
+        if let cache, configuration != nil, let ruleSet, let cacheContext {
+            cache.replace(with: ruleSet.keptFiles(context: cacheContext))
+        }
         return (configuration, diagnostics)
     }
 

@@ -32,15 +32,38 @@ final class RuleBuffer {
         count += 1
     }
 
-    /// Every rule of `buffers`, in order, moved out of them (they are left empty).
-    static func join(_ buffers: [RuleBuffer]) -> [Rule] {
-        let total = buffers.reduce(0) { $0 + $1.count }
+    /// The rules of one file: read now (in a buffer, to be moved), or kept from an earlier
+    /// load (``RuleFileCache``, to be copied).
+    enum FileRules {
+        case read(RuleBuffer)
+        case kept(ArraySlice<Rule>)
+
+        var count: Int {
+            switch self {
+            case .read(let buffer): buffer.count
+            case .kept(let rules): rules.count
+            }
+        }
+    }
+
+    /// Every rule of `files`, in order: moved out of the buffers (which are left empty), copied
+    /// from the kept rules.
+    static func join(_ files: [FileRules]) -> [Rule] {
+        let total = files.reduce(0) { $0 + $1.count }
         return Array(unsafeUninitializedCapacity: total) { destination, initialized in
-            for buffer in buffers {
-                guard buffer.count > 0, let base = destination.baseAddress else { continue }
-                (base + initialized).moveInitialize(from: buffer.storage, count: buffer.count)
-                initialized += buffer.count
-                buffer.count = 0
+            for file in files {
+                let count = file.count
+                guard count > 0, let base = destination.baseAddress else { continue }
+                switch file {
+                case .read(let buffer):
+                    (base + initialized).moveInitialize(from: buffer.storage, count: buffer.count)
+                    buffer.count = 0
+                case .kept(let rules):
+                    rules.withUnsafeBufferPointer { kept in
+                        if let source = kept.baseAddress { (base + initialized).initialize(from: source, count: kept.count) }
+                    }
+                }
+                initialized += count
             }
         }
     }

@@ -22,12 +22,29 @@ struct RuleSet {
     private(set) var rules: [Rule] = []
     /// How many `[[rule]]` tables were read, finished or not.
     private(set) var draftCount = 0
+    /// Per file, in the order of ``files``: what a ``RuleFileCache`` keeps of it.
+    private var records: [FileRecord] = []
+
+    /// One file of the set as a ``RuleFileCache`` would keep it.
+    private struct FileRecord {
+        let absolutePath: String
+        /// Nil when the file could not be read.
+        let fingerprint: RuleFileCache.Fingerprint?
+        /// Its rules in ``rules``.
+        let rules: Range<Int>
+        /// Where each rule's written `id` is, in file order.
+        let idPositions: [TOMLPosition?]
+    }
 
     /// Reads the rule file at `absolutePath`, or every `*.toml` file of that directory in
     /// lexical order (names starting with `.` are skipped: editors' temporary files), and
     /// finishes each rule with `finish`. Paths in diagnostics start with `displayPath`. `nil`
     /// when nothing is at the path.
-    static func read(displayPath: String, absolutePath: String, finish: @escaping Finish) -> RuleSet? {
+    ///
+    /// A file whose contents are those `kept` holds is not parsed again: its kept rules are
+    /// used (`kept` must have been made against the same `finish`).
+    static func read(displayPath: String, absolutePath: String, kept: RuleFileCache.Generation? = nil,
+                     finish: @escaping Finish) -> RuleSet? {
         var loaded: [LoadedFile] = []
         var duplicates = DuplicateIDCheck()
         var fileCount = 1
@@ -43,7 +60,7 @@ struct RuleSet {
         case .missing:
             return nil
         case .file:
-            take(readFile((absolute: absolutePath, display: displayPath), finish: finish))
+            take(readFile((absolute: absolutePath, display: displayPath), kept: kept, finish: finish))
         case .directory:
             let names: [String]
             do {
@@ -61,11 +78,18 @@ struct RuleSet {
             fileCount = ruleFiles.count
             readConcurrently(ruleFiles.map { name in
                 (absolute: ConfigPaths.join(absolutePath, name), display: ConfigPaths.join(displayPath, name))
-            }, finish: finish, inOrder: take)
+            }, kept: kept, finish: finish, inOrder: take)
         }
         var set = RuleSet()
         set.files = loaded.map(\.file)
         set.draftCount = loaded.reduce(0) { $0 + $1.draftCount }
+        var start = 0
+        // Before the join, which empties the buffers.
+        for file in loaded {
+            set.records.append(FileRecord(absolutePath: file.absolutePath, fingerprint: file.fingerprint,
+                                          rules: start..<(start + file.rules.count), idPositions: file.marks.map(\.position)))
+            start += file.rules.count
+        }
         set.rules = RuleBuffer.join(loaded.map(\.rules))
         return set
     }
@@ -73,8 +97,10 @@ struct RuleSet {
     /// One rule file read, checked and finished: handed from the thread that read it to the
     /// caller once every file is done, and never shared while being read.
     private struct LoadedFile: @unchecked Sendable {
+        let absolutePath: String
+        let fingerprint: RuleFileCache.Fingerprint?
         let file: ConfigFile
-        let rules: RuleBuffer
+        let rules: RuleBuffer.FileRules
         let marks: [DuplicateIDCheck.Mark]
         let draftCount: Int
     }
@@ -118,11 +144,11 @@ struct RuleSet {
     ///
     /// Plain threads, not libdispatch's workers: those try to raise their priority, which the
     /// service's sandbox refuses with a line in the journal on every start.
-    private static func readConcurrently(_ paths: [(absolute: String, display: String)], finish: @escaping Finish,
-                                         inOrder: (LoadedFile) -> Void) {
+    private static func readConcurrently(_ paths: [(absolute: String, display: String)], kept: RuleFileCache.Generation?,
+                                         finish: @escaping Finish, inOrder: (LoadedFile) -> Void) {
         let threads = min(paths.count, max(ProcessInfo.processInfo.activeProcessorCount, 1))
         guard threads > 1 else {
-            for path in paths { inOrder(readFile(path, finish: finish)) }
+            for path in paths { inOrder(readFile(path, kept: kept, finish: finish)) }
             return
         }
         let results = LoadedFiles(count: paths.count)
@@ -131,7 +157,7 @@ struct RuleSet {
                 while true {
                     let index = results.next.add(1, ordering: .relaxed).oldValue
                     guard index < paths.count else { break }
-                    results.fill(index, with: readFile(paths[index], finish: finish))
+                    results.fill(index, with: readFile(paths[index], kept: kept, finish: finish))
                 }
             }.start()
         }
@@ -139,8 +165,27 @@ struct RuleSet {
         for index in paths.indices { inOrder(results.take(index)) }
     }
 
-    private static func readFile(_ path: (absolute: String, display: String), finish: Finish) -> LoadedFile {
-        let file = ConfigFile.read(absolutePath: path.absolute, displayPath: path.display, what: "rule file")
+    private static func readFile(_ path: (absolute: String, display: String), kept: RuleFileCache.Generation?,
+                                 finish: Finish) -> LoadedFile {
+        let bytes: [UInt8]
+        switch ConfigFile.readBytes(absolutePath: path.absolute, displayPath: path.display, what: "rule file") {
+        case .success(let read):
+            bytes = read
+        case .failure(let unreadable):
+            return LoadedFile(absolutePath: path.absolute, fingerprint: nil, file: unreadable.file, rules: .read(RuleBuffer(capacity: 0)),
+                              marks: [], draftCount: 0)
+        }
+        let fingerprint = RuleFileCache.Fingerprint(bytes)
+        if let entry = kept?.entry(at: path.absolute, fingerprint: fingerprint) {
+            var marks: [DuplicateIDCheck.Mark] = []
+            marks.reserveCapacity(entry.rules.count)
+            for (rule, position) in zip(entry.rules, entry.idPositions) {
+                marks.append(DuplicateIDCheck.Mark(id: rule.id, position: position))
+            }
+            return LoadedFile(absolutePath: path.absolute, fingerprint: fingerprint, file: ConfigFile.unchanged(displayPath: path.display),
+                              rules: .kept(entry.rules), marks: marks, draftCount: entry.rules.count)
+        }
+        let file = ConfigFile(bytes: bytes, displayPath: path.display, what: "rule file")
         let rules = RuleBuffer(capacity: RuleReader.tableCount(of: file))
         var marks: [DuplicateIDCheck.Mark] = []
         marks.reserveCapacity(rules.capacity)
@@ -149,7 +194,23 @@ struct RuleSet {
             if let rule = finish(draft) { rules.append(rule) }
         }
         file.dropDocument()
-        return LoadedFile(file: file, rules: rules, marks: marks, draftCount: draftCount)
+        return LoadedFile(absolutePath: path.absolute, fingerprint: fingerprint, file: file, rules: .read(rules), marks: marks,
+                          draftCount: draftCount)
+    }
+
+    /// What a ``RuleFileCache`` keeps of this set, its rules finished against `context`: every
+    /// file without a diagnostic whose every `[[rule]]` table became a rule with its id.
+    func keptFiles(context: RuleFileCache.Context) -> RuleFileCache.Generation {
+        var entries: [String: RuleFileCache.Entry] = [:]
+        for (record, file) in zip(records, files) {
+            guard let fingerprint = record.fingerprint, file.diagnostics.isEmpty,
+                  record.idPositions.count == record.rules.count else { continue }
+            let positions = record.idPositions.compactMap { $0 }
+            guard positions.count == record.rules.count else { continue }
+            entries[record.absolutePath] = RuleFileCache.Entry(fingerprint: fingerprint, rules: rules[record.rules],
+                                                               idPositions: positions)
+        }
+        return RuleFileCache.Generation(context: context, entries: entries)
     }
 
     /// The diagnostics of every file.

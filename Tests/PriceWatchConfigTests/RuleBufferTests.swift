@@ -15,7 +15,7 @@ import Testing
         let first = RuleBuffer(capacity: 3), empty = RuleBuffer(capacity: 0), second = RuleBuffer(capacity: 2)
         for id in ["a", "b", "c"] { first.append(rule(id)) }
         second.append(rule("d"))
-        let joined = RuleBuffer.join([first, empty, second])
+        let joined = RuleBuffer.join([.read(first), .read(empty), .read(second)])
         #expect(joined == ["a", "b", "c", "d"].map(rule))
         #expect(first.count == 0 && empty.count == 0 && second.count == 0)
         // A buffer not joined (a file whose rules were dropped) still frees what it holds.
@@ -26,6 +26,17 @@ import Testing
 
     @Test func joiningNothingGivesNoRules() {
         #expect(RuleBuffer.join([]).isEmpty)
-        #expect(RuleBuffer.join([RuleBuffer(capacity: 4)]).isEmpty)
+        #expect(RuleBuffer.join([.read(RuleBuffer(capacity: 4)), .kept([])]).isEmpty)
+    }
+
+    /// Rules kept from an earlier load are copied (the cache still holds them), read ones moved.
+    @Test func keptRulesAreCopiedBetweenReadOnes() {
+        let kept = ["k1", "k2", "k3"].map(rule)
+        let read = RuleBuffer(capacity: 1)
+        read.append(rule("r"))
+        let joined = RuleBuffer.join([.kept(kept[1...]), .read(read), .kept(kept[..<1])])
+        #expect(joined == ["k2", "k3", "r", "k1"].map(rule))
+        #expect(kept == ["k1", "k2", "k3"].map(rule))
+        #expect(read.count == 0)
     }
 }
