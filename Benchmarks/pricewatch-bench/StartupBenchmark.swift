@@ -2,8 +2,11 @@ import Foundation
 
 /// `pricewatch-bench startup PRICEWATCH DIR RULES...`: for each count of rules, the daemon
 /// (`pricewatch run`, a separate process) from spawn to `READY=1` on a `NOTIFY_SOCKET` of the
-/// benchmark's own, then SIGHUP to the next `READY=1` (a reload of the same configuration),
-/// and its resident memory once ready.
+/// benchmark's own, then SIGHUP to the next `READY=1` four times: a reload of the same
+/// configuration, one after editing one rule file, one after editing every rule file (the
+/// daemon reads again only the files that changed), each right after the one before (while the
+/// daemon evaluates the poll a start or reload begins with), and one more after editing every
+/// file once the daemon is idle; and its resident memory once ready.
 ///
 /// Checks its result: the `STATUS=` sent with READY must name the configured number of rules
 /// and symbols; otherwise it prints the mismatch and exits 1. The configuration has 10 rules per
@@ -12,7 +15,7 @@ enum StartupBenchmark {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     static func run(executable: String, directory: String, ruleCounts: [Int]) throws {
-        print("rules    symbols      start (ms)  reload (ms)     RSS (MB)  start ms per 1k rules")
+        print("rules    symbols      start (ms)  reload (ms)  reload, 1 file edited (ms)  reload, all edited (ms)  reload, all edited, idle (ms)     RSS (MB)  start ms per 1k rules")
         for count in ruleCounts {
             let symbols = max(count / 10, 1)
             let configDirectory = "\(directory)/startup-\(count)"
@@ -21,14 +24,18 @@ enum StartupBenchmark {
             try BenchmarkData.moveRulesIntoDirectory(configDirectory)
             try Data(BenchmarkData.replayMainFile(interval: "60s").utf8).write(to: URL(fileURLWithPath: configDirectory + "/pricewatch.toml"))
             let result = try measure(executable: executable, directory: configDirectory, rules: symbols * 10, symbols: symbols)
-            print(String(format: "%-8d %-10d %12.0f %12.0f %12.1f %22.2f", symbols * 10, symbols, result.start * 1000,
-                         result.reload * 1000, Double(result.residentKB) / 1024, result.start * 1000 / (Double(symbols * 10) / 1000)))
+            print(String(format: "%-8d %-10d %12.0f %12.0f %27.0f %24.0f %30.0f %12.1f %22.2f", symbols * 10, symbols, result.start * 1000,
+                         result.reload * 1000, result.reloadOneEdited * 1000, result.reloadAllEdited * 1000, result.reloadAllEditedIdle * 1000,
+                         Double(result.residentKB) / 1024, result.start * 1000 / (Double(symbols * 10) / 1000)))
         }
     }
 
     struct Result {
         var start: Double
         var reload: Double
+        var reloadOneEdited: Double
+        var reloadAllEdited: Double
+        var reloadAllEditedIdle: Double
         var residentKB: Int
     }
 
@@ -61,15 +68,72 @@ enum StartupBenchmark {
             throw Failure(description: "startup: expected READY with '\(expected)', got '\(ready)'")
         }
         let resident = residentKB(process.processIdentifier)
-        let hangup = clock.now
-        kill(process.processIdentifier, SIGHUP)
-        _ = try socket.waitFor("RELOADING=1", deadline: 120)
-        let reloaded = try socket.waitFor("READY=1", deadline: 120)
-        let reloadDone = clock.now
-        guard reloaded.contains(expected) else {
-            throw Failure(description: "reload: expected READY with '\(expected)', got '\(reloaded)'")
+        // SIGHUP to READY; the status must still name every rule.
+        func reload(_ what: String) throws -> Double {
+            let hangup = clock.now
+            kill(process.processIdentifier, SIGHUP)
+            _ = try socket.waitFor("RELOADING=1", deadline: 120)
+            let reloaded = try socket.waitFor("READY=1", deadline: 120)
+            let done = clock.now
+            guard reloaded.contains(expected), !reloaded.contains("rejected") else {
+                throw Failure(description: "reload (\(what)): expected READY with '\(expected)', got '\(reloaded)'")
+            }
+            return seconds(done - hangup)
         }
-        return Result(start: seconds(started - spawned), reload: seconds(reloadDone - hangup), residentKB: resident)
+        let unchanged = try reload("unchanged")
+        let ruleFiles = try ruleFiles(in: directory)
+        try appendComment(to: ruleFiles.prefix(1))
+        let oneEdited = try reload("one file edited")
+        try appendComment(to: ruleFiles)
+        let allEdited = try reload("every file edited")
+        // The same once the daemon is idle, as it is between polls: the reloads above share the
+        // two cores with evaluating and committing the poll each start or reload begins with.
+        try waitUntilIdle(process.processIdentifier)
+        try appendComment(to: ruleFiles)
+        let allEditedIdle = try reload("every file edited, idle")
+        return Result(start: seconds(started - spawned), reload: unchanged, reloadOneEdited: oneEdited, reloadAllEdited: allEdited,
+                      reloadAllEditedIdle: allEditedIdle, residentKB: resident)
+    }
+
+    /// Waits until the process uses less than 2% of a CPU over 250 ms (30 s at most).
+    static func waitUntilIdle(_ pid: Int32) throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var last = cpuTicks(pid)
+        while ContinuousClock.now < deadline {
+            usleep(250_000)
+            let now = cpuTicks(pid)
+            // Clock ticks of 10 ms: at most one in 250 ms.
+            if now - last <= 1 { return }
+            last = now
+        }
+        throw Failure(description: "the daemon did not become idle within 30 s")
+    }
+
+    /// User plus system CPU time of a process, in clock ticks (0 when unreadable).
+    static func cpuTicks(_ pid: Int32) -> Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command: state is field 3; utime and stime are fields 14 and 15.
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return 0 }
+        return user + system
+    }
+
+    /// The rule files of the configuration in `directory`, sorted.
+    static func ruleFiles(in directory: String) throws -> [String] {
+        let rules = directory + "/rules.d"
+        return try FileManager.default.contentsOfDirectory(atPath: rules).filter { $0.hasSuffix(".toml") }.sorted()
+            .map { rules + "/" + $0 }
+    }
+
+    /// Edits each file without changing its rules: a comment line at the end.
+    static func appendComment(to files: some Sequence<String>) throws {
+        for file in files {
+            guard let handle = FileHandle(forWritingAtPath: file) else { throw Failure(description: "cannot open \(file)") }
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("# edited\n".utf8))
+            try handle.close()
+        }
     }
 
     static func seconds(_ duration: Duration) -> Double {
