@@ -169,22 +169,25 @@ public enum Daemon {
                                                wallClock: wallClock)
             let silences = DaemonSilenceAdministration(configPath: configPath, wallClock: wallClock)
             httpServices = [.init(service: HTTPEndpoint(settings: httpSettings, source: source, live: liveQuotes, exporter: exporter,
-                                                        silences: silences, inheritedSocket: inheritedSocket, logger: logger))]
+                                                        silences: silences, inheritedSocket: inheritedSocket, logger: logger),
+                                  serviceName: "http")]
         }
         let dispatch: any Service = httpSettings == nil ? DispatchService(dispatcher: dispatcher)
             : DeliveryLivenessService(DispatchService(dispatcher: dispatcher), liveness: liveness)
+        // Each service is named: without a name, the service group describes the service's value
+        // by reflection, which for a service holding the configuration walks every rule.
         let group = ServiceGroup(configuration: .init(
             services: [
                 // First, so it stops last: the watchdog pings while the others drain.
-                .init(service: ObserverService(observer: observer), successTerminationBehavior: .ignore),
-                .init(service: dispatch),
-                .init(service: SchedulerService(scheduler: scheduler)),
-                .init(service: polling),
-                .init(service: StoreFaultService(watch: watchedStore), successTerminationBehavior: .ignore),
+                .init(service: ObserverService(observer: observer), successTerminationBehavior: .ignore, serviceName: "observer"),
+                .init(service: dispatch, serviceName: "delivery"),
+                .init(service: SchedulerService(scheduler: scheduler), serviceName: "scheduler"),
+                .init(service: polling, serviceName: "polling"),
+                .init(service: StoreFaultService(watch: watchedStore), successTerminationBehavior: .ignore, serviceName: "store-faults"),
             ] + httpServices + [
                 // Last, so it hears of shutdown first: STOPPING=1 at once, and a reload in
                 // progress is abandoned.
-                .init(service: reloads),
+                .init(service: reloads, serviceName: "reload"),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))

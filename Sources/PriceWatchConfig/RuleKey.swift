@@ -39,9 +39,20 @@ enum RuleKey: Int, CaseIterable {
         }
     }
 
-    /// Every key by its name: one hash per key written, where searching the list took up to
-    /// 24 string comparisons.
-    static let named: [String: RuleKey] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0) })
+    /// The key named `name`, if any: compared only with the keys of its length (at most
+    /// seven), without hashing it.
+    static func named(_ name: String) -> RuleKey? {
+        let length = name.utf8.count
+        guard length < byLength.count else { return nil }
+        return byLength[length].first { $0.name == name }
+    }
+
+    /// The keys by the length of their name.
+    private static let byLength: [[RuleKey]] = {
+        var table = [[RuleKey]](repeating: [], count: (allCases.map(\.name.utf8.count).max() ?? 0) + 1)
+        for key in allCases { table[key.name.utf8.count].append(key) }
+        return table
+    }()
 
     /// Whether the key is a percent condition (`rise`, `fall`, `move`).
     var isPercentCondition: Bool { self == .rise || self == .fall || self == .move }
@@ -66,5 +77,11 @@ struct RuleKeys: OptionSet {
     var count: Int { rawValue.nonzeroBitCount }
 
     /// The keys in the set, in ``RuleKey`` order.
-    var keys: [RuleKey] { RuleKey.allCases.filter(contains) }
+    var keys: [RuleKey] {
+        // A set of one key (a rule's one condition) answers with a shared array.
+        if count == 1, let key = RuleKey(rawValue: rawValue.trailingZeroBitCount) { return Self.single[key.rawValue] }
+        return RuleKey.allCases.filter(contains)
+    }
+
+    private static let single: [[RuleKey]] = RuleKey.allCases.map { [$0] }
 }

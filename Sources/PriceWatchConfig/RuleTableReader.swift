@@ -17,7 +17,7 @@ struct RuleTableReader {
     init(_ table: TableReader) {
         var written = RuleKeys()
         for entry in table.values.entries {
-            if let key = RuleKey.named[entry.key] {
+            if let key = RuleKey.named(entry.key) {
                 written.insert(key)
             } else {
                 table.reportUnknownKey(entry.key, allowed: RuleReader.keys)
@@ -41,7 +41,7 @@ struct RuleTableReader {
         case 0: return []
         case 1: return conditions.keys
         // Several: their order in the file decides which one the message names.
-        default: return table.keys.compactMap { RuleKey.named[$0] }.filter { conditions.contains($0) }
+        default: return table.keys.compactMap(RuleKey.named).filter { conditions.contains($0) }
         }
     }
 

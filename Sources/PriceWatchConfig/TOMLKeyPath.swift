@@ -21,11 +21,20 @@ struct TOMLKeyPath: Hashable, Sendable, CustomStringConvertible {
 
     var isEmpty: Bool { components.isEmpty }
 
-    func appending(_ key: String) -> TOMLKeyPath { TOMLKeyPath(components + [.key(key)]) }
+    func appending(_ key: String) -> TOMLKeyPath { appending(.key(key)) }
 
     func appending(_ keys: [String]) -> TOMLKeyPath { TOMLKeyPath(components + keys.map(Component.key)) }
 
-    func appending(index: Int) -> TOMLKeyPath { TOMLKeyPath(components + [.index(index)]) }
+    func appending(index: Int) -> TOMLKeyPath { appending(.index(index)) }
+
+    /// One allocation, where `components + [component]` made two (every rule has a path).
+    private func appending(_ component: Component) -> TOMLKeyPath {
+        var extended: [Component] = []
+        extended.reserveCapacity(components.count + 1)
+        extended.append(contentsOf: components)
+        extended.append(component)
+        return TOMLKeyPath(extended)
+    }
 
     /// The path without its last component; `nil` for the root.
     var parent: TOMLKeyPath? { isEmpty ? nil : TOMLKeyPath(Array(components.dropLast())) }

@@ -196,7 +196,7 @@ struct TableReader {
                 error("expected a number, found \(double.isNaN ? "nan" : double < 0 ? "-inf" : "inf")", key: key)
                 return nil
             }
-            let literal = float.literal.filter { $0 != "_" }
+            let literal = float.literal.utf8.contains(UInt8(ascii: "_")) ? float.literal.filter { $0 != "_" } : float.literal
             // The literal is trusted only when it reads back as the very value parsed.
             if Double(literal) == double {
                 do {

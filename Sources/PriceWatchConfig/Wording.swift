@@ -33,13 +33,14 @@ enum Wording {
     /// Whether `text` matches `[a-z0-9][a-z0-9_.-]*` (rule ids), or with `allowingUppercase`
     /// and without `.`, `[A-Za-z0-9][A-Za-z0-9_-]*` (provider and sink names).
     static func isIdentifier(_ text: String, allowingUppercase: Bool = false, allowingDots: Bool = true) -> Bool {
-        func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
-            ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)
-                || (allowingUppercase && ("A"..."Z").contains(scalar))
+        // By byte: every allowed character is ASCII, so any other byte fails.
+        func isAlphanumeric(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || (allowingUppercase && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte))
         }
-        guard let first = text.unicodeScalars.first, isAlphanumeric(first) else { return false }
-        return text.unicodeScalars.allSatisfy { scalar in
-            isAlphanumeric(scalar) || scalar == "_" || scalar == "-" || (allowingDots && scalar == ".")
+        guard let first = text.utf8.first, isAlphanumeric(first) else { return false }
+        return text.utf8.allSatisfy { byte in
+            isAlphanumeric(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || (allowingDots && byte == UInt8(ascii: "."))
         }
     }
 

@@ -113,7 +113,11 @@ extension TOMLByteReader {
         }
         guard end == token.endIndex else { return nil }
         if isFloat {
-            let plain = String(decoding: token.lazy.filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)
+            // From contiguous bytes: decoding a lazy filter goes through the generic path,
+            // with a runtime type check per number.
+            let plain = token.contains(UInt8(ascii: "_"))
+                ? String(decoding: token.filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)
+                : String(decoding: token, as: UTF8.self)
             guard let value = Double(plain) else { return nil }
             return .float(value)
         }

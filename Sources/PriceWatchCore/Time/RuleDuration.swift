@@ -31,22 +31,25 @@ public struct RuleDuration: Sendable, Hashable, Comparable, Codable, CustomStrin
         var current: Int64 = 0
         var haveDigits = false
         var lastUnitRank = Int.max
-        for character in text {
-            if let digit = character.wholeNumberValue, character.isASCII {
+        // By byte: every valid duration is ASCII (a configuration has one in most rules).
+        for index in text.utf8.indices {
+            let byte = text.utf8[index]
+            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
                 let (shifted, o1) = current.multipliedReportingOverflow(by: 10)
-                let (sum, o2) = shifted.addingReportingOverflow(Int64(digit))
+                let (sum, o2) = shifted.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
                 guard !o1, !o2, sum < 1_000_000_000 else { throw fail("too large") }
                 current = sum
                 haveDigits = true
                 continue
             }
             let (rank, multiplier): (Int, Int64)
-            switch character {
-            case "d": (rank, multiplier) = (3, 86_400)
-            case "h": (rank, multiplier) = (2, 3_600)
-            case "m": (rank, multiplier) = (1, 60)
-            case "s": (rank, multiplier) = (0, 1)
-            default: throw fail("unknown unit '\(character)'; units are s, m, h, d")
+            switch byte {
+            case UInt8(ascii: "d"): (rank, multiplier) = (3, 86_400)
+            case UInt8(ascii: "h"): (rank, multiplier) = (2, 3_600)
+            case UInt8(ascii: "m"): (rank, multiplier) = (1, 60)
+            case UInt8(ascii: "s"): (rank, multiplier) = (0, 1)
+            // The bytes before are ASCII, so the index starts a character.
+            default: throw fail("unknown unit '\(text[index])'; units are s, m, h, d")
             }
             guard haveDigits else { throw fail("a unit needs a number before it") }
             guard rank < lastUnitRank else { throw fail("units must go from largest to smallest, each once") }
