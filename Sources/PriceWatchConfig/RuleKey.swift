@@ -10,34 +10,12 @@ enum RuleKey: Int, CaseIterable {
     case portfolio, measure, position
 
     /// The key as written in TOML.
-    var name: String {
-        switch self {
-        case .id: "id"
-        case .symbol: "symbol"
-        case .symbols: "symbols"
-        case .provider: "provider"
-        case .above: "above"
-        case .below: "below"
-        case .rise: "rise"
-        case .fall: "fall"
-        case .move: "move"
-        case .crosses: "crosses"
-        case .from: "from"
-        case .rearm: "rearm"
-        case .cooldown: "cooldown"
-        case .once: "once"
-        case .expires: "expires"
-        case .enabled: "enabled"
-        case .notify: "notify"
-        case .message: "message"
-        case .market: "market"
-        case .session: "session"
-        case .urgent: "urgent"
-        case .portfolio: "portfolio"
-        case .measure: "measure"
-        case .position: "position"
-        }
-    }
+    var name: String { Self.names[rawValue] }
+
+    /// Every key's name, in case order.
+    private static let names = ["id", "symbol", "symbols", "provider", "above", "below", "rise", "fall", "move", "crosses",
+                                "from", "rearm", "cooldown", "once", "expires", "enabled", "notify", "message", "market",
+                                "session", "urgent", "portfolio", "measure", "position"]
 
     /// The key named `name`, if any: compared only with the keys of its length (at most
     /// seven), without hashing it.
