@@ -91,9 +91,6 @@ public final class RuleFileCache: Sendable {
     /// Keeps the files of a load without errors in place of the last one's.
     func replace(with next: Generation) { generation.withLock { $0 = next } }
 
-    /// Forgets every file: the next load reads them all.
-    public func removeAll() { generation.withLock { $0 = nil } }
-
-    /// How many files are kept (for tests and the benchmark's checks).
+    /// How many files are kept (for tests).
     public var fileCount: Int { generation.withLock { $0?.entries.count ?? 0 } }
 }

@@ -94,8 +94,8 @@ struct RuleSet {
         return set
     }
 
-    /// One rule file read, checked and finished: handed from the thread that read it to the
-    /// caller once every file is done, and never shared while being read.
+    /// One rule file read, checked and finished (or taken unchanged from a ``RuleFileCache``):
+    /// handed from the thread that read it to the caller, and never shared while being read.
     private struct LoadedFile: @unchecked Sendable {
         let absolutePath: String
         let fingerprint: RuleFileCache.Fingerprint?

@@ -74,22 +74,25 @@ public struct Configuration: Sendable, Hashable {
             symbols.formUnion(rules[index].symbols)
             previous = rules[index].symbols
         }
-        for rule in portfolioRules where rule.provider == provider {
-            guard let name = rule.portfolio?.portfolio, let portfolio = portfolios.first(where: { $0.name == name }) else { continue }
+        for portfolio in watchedPortfolios(through: provider) {
             symbols.formUnion(PortfolioWatchlist.symbols(of: portfolio))
         }
         return symbols.sorted()
+    }
+
+    /// The portfolio of each portfolio rule on `provider`, in rule order (a portfolio once per rule).
+    private func watchedPortfolios(through provider: String) -> [Portfolio] {
+        portfolioRules.compactMap { rule in
+            guard rule.provider == provider, let name = rule.portfolio?.portfolio else { return nil }
+            return portfolios.first { $0.name == name }
+        }
     }
 
     /// Whether ``symbols(for:)`` has any symbol, without collecting them: the first rule on
     /// `provider` answers.
     public func watchesSymbols(through provider: String) -> Bool {
         for index in rules.indices where rules[index].provider == provider && !rules[index].symbols.isEmpty { return true }
-        for rule in portfolioRules where rule.provider == provider {
-            guard let name = rule.portfolio?.portfolio, let portfolio = portfolios.first(where: { $0.name == name }) else { continue }
-            if !PortfolioWatchlist.symbols(of: portfolio).isEmpty { return true }
-        }
-        return false
+        return watchedPortfolios(through: provider).contains { !PortfolioWatchlist.symbols(of: $0).isEmpty }
     }
 
     /// All distinct watched symbols (the portfolio rules' holdings and currency pairs too).

@@ -2,7 +2,7 @@
 /// evaluation was interrupted: it is kept in memory and evaluated, in arrival order, when the
 /// store accepts writes again (with the next poll, after an interruption).
 public struct PollKeptForLater: Error, Sendable, Hashable, CustomStringConvertible {
-    /// Why the store refused (the store error's description).
+    /// Why the poll was kept: the store error's description, or the interruption.
     public var reason: String
     /// How many polls wait, this one included, and how many quotes they hold.
     public var polls: Int
@@ -20,11 +20,7 @@ public struct PollKeptForLater: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     public var description: String {
-        if interrupted {
-            return "\(reason); the poll is kept in memory, \(polls) poll(s) with \(quotes) quote(s) wait, "
-                + "and is evaluated with the next poll"
-        }
-        return "\(reason); the poll is kept in memory, \(polls) poll(s) with \(quotes) quote(s) wait, "
-            + "and is evaluated when the store accepts writes again"
+        "\(reason); the poll is kept in memory, \(polls) poll(s) with \(quotes) quote(s) wait, "
+            + "and is evaluated \(interrupted ? "with the next poll" : "when the store accepts writes again")"
     }
 }
