@@ -165,12 +165,10 @@ let package = Package(
             name: "PriceWatchSinksTests",
             dependencies: ["PriceWatchSinks", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit"]
         ),
-        // cairo's image and SVG surfaces (apt libcairo2-dev): the chart renderer's library.
-        .systemLibrary(
-            name: "CCairo",
-            pkgConfig: "cairo",
-            providers: [.apt(["libcairo2-dev"])]
-        ),
+        // cairo's image and SVG surfaces (headers from apt libcairo2-dev): the chart renderer's
+        // library, opened with dlopen when the first chart is drawn, so the daemon maps it (and
+        // the X11, font and image libraries it brings) only if it draws.
+        .target(name: "CCairo", linkerSettings: [.linkedLibrary("dl")]),
         // Charts as PNG and SVG on cairo, behind the core's `ChartRenderer` port.
         .target(name: "PriceWatchCharts", dependencies: ["PriceWatchCore", "CCairo"]),
         // Rendered charts against reference images (decoded by cairo), SVG structure.

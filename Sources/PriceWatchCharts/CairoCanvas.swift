@@ -2,9 +2,13 @@ import CCairo
 import PriceWatchCore
 
 /// Paints a ``ChartDrawing`` with cairo into PNG or SVG bytes. Synchronous and blocking: call
-/// it off the cooperative pool (``CairoChartRenderer`` does).
+/// it off the cooperative pool (``CairoChartRenderer`` does). The first chart loads cairo; a
+/// machine without it gets a ``ChartRenderError`` saying so, not a crash.
 public enum CairoCanvas {
     public static func paint(_ drawing: ChartDrawing, as format: ChartImageFormat) throws -> [UInt8] {
+        if let failure = pricewatch_cairo_load() {
+            throw ChartRenderError("charts need cairo (apt libcairo2): \(String(cString: failure))")
+        }
         let output = ByteCollector()
         let context = Unmanaged.passUnretained(output).toOpaque()
         let width = Int32(drawing.width)

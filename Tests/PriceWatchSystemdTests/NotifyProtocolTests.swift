@@ -41,6 +41,10 @@ import Testing
             return messages[ready...].contains { $0.hasPrefix("STATUS=") && $0.contains("last poll") }
                 && Self.count(Array(messages[ready...]), "WATCHDOG=1") >= 2
         }
+        // It has drawn no chart, so it has not loaded cairo (nor the X11 and font libraries
+        // cairo brings): those are opened with the first chart.
+        let maps = try String(contentsOfFile: "/proc/\(daemon.pid)/maps", encoding: .utf8)
+        #expect(!maps.contains("libcairo"), "the daemon mapped cairo before drawing any chart")
 
         // A valid reload: RELOADING with MONOTONIC_USEC from this boot's monotonic clock, then READY.
         try demo.prepareReload(valid: true)
