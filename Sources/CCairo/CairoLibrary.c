@@ -67,9 +67,9 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static char load_failure[512];
 static int loaded;
 
-// Opens `library` and resolves every function into `pointers` when not NULL. Writes what is
-// missing into `failure` and returns 0, or returns 1 (the library stays open when pointers
-// were asked for, closed otherwise).
+// Opens `library` and finds every function in it: with `keep`, the library stays open and the
+// pointers are set; without, it is closed again. Returns 1, or writes what is missing into
+// `failure` and returns 0.
 static int open_cairo(const char *library, int keep, char *failure, size_t size) {
     void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
     if (handle == NULL) {
