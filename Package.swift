@@ -3,7 +3,8 @@ import PackageDescription
 
 /// How the `pricewatch` executable is linked, for a small resident daemon (docs/benchmarks.md,
 /// "The idle daemon's memory"; the files are in Sources/pricewatch/Linker):
-/// - lld, which can order code and pack relocations (Debian's default linker, gold, cannot);
+/// - lld, which can order code and pack relocations (gold, the Swift driver's default on
+///   Linux, cannot);
 /// - no exported symbols (`exports.map`);
 /// - relative relocations packed (DT_RELR, glibc 2.36 or later): 125,000 of them take 40 KB
 ///   instead of 3 MB that the dynamic loader reads at every start;
