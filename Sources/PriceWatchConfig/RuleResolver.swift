@@ -6,6 +6,8 @@ import PriceWatchCore
 ///
 /// Runs on the rule file's reading thread (``RuleSet/Finish``), so it holds only values.
 struct RuleResolver: Sendable {
+    // Everything `resolve(_:)` reads is in `RuleFileCache.Context`: an input added here must be
+    // added there too, or a reload would reuse rules finished against its old value.
     let settings: MainSettings
     /// The main file as diagnostics name it, for the "set a default" hint.
     let mainDisplayPath: String
