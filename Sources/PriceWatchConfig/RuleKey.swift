@@ -8,6 +8,7 @@ enum RuleKey: Int, CaseIterable {
     case above, below, rise, fall, move, crosses
     case from, rearm, cooldown, once, expires, enabled, notify, message, market, session, urgent
     case portfolio, measure, position
+    case timeframe, of, trigger
 
     /// The key as written in TOML.
     var name: String { Self.names[rawValue] }
@@ -15,10 +16,10 @@ enum RuleKey: Int, CaseIterable {
     /// Every key's name, in case order.
     private static let names = ["id", "symbol", "symbols", "provider", "above", "below", "rise", "fall", "move", "crosses",
                                 "from", "rearm", "cooldown", "once", "expires", "enabled", "notify", "message", "market",
-                                "session", "urgent", "portfolio", "measure", "position"]
+                                "session", "urgent", "portfolio", "measure", "position", "timeframe", "of", "trigger"]
 
     /// The key named `name`, if any: compared only with the keys of its length (at most
-    /// seven), without hashing it.
+    /// nine), without hashing it.
     static func named(_ name: String) -> RuleKey? {
         let length = name.utf8.count
         guard length < byLength.count else { return nil }
@@ -31,6 +32,9 @@ enum RuleKey: Int, CaseIterable {
         for key in allCases { table[key.name.utf8.count].append(key) }
         return table
     }()
+
+    /// The keys that make a rule technical.
+    static let technical: [RuleKey] = [.timeframe, .of, .trigger]
 
     /// Whether the key is a percent condition (`rise`, `fall`, `move`).
     var isPercentCondition: Bool { self == .rise || self == .fall || self == .move }

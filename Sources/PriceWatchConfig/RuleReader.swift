@@ -70,12 +70,31 @@ enum RuleReader {
                               at: conditionKeys[1])
         }
         var condition: Condition?
+        // Technical rules: a level may be a series (`above = "sma(200)"`).
+        var levelSeries: SeriesSpec?
+        let isTechnical = RuleKey.technical.contains(where: reader.has)
+            || conditionKeys.contains { if case .string(let text)? = reader[$0] { Self.namesSeries(text) } else { false } }
         if isPortfolioRule, let key = conditionKeys.first(where: { !Self.portfolioConditionKeys.contains($0) }) {
             reader.tableError("a portfolio rule compares its measure with a level: expected "
                               + Wording.quotedList(Self.portfolioConditionKeys.map(\.name), conjunction: "or")
                               + ", found '\(key.name)' (for a day's move, use measure = \"day_change_percent\")", at: key)
         }
         for key in conditionKeys {
+            // A number in quotes ("200", "5%") gets the number's message from `decimal`.
+            if case .string(let text)? = reader[key], !isPortfolioRule, Self.namesSeries(text) {
+                guard !key.isPercentCondition else {
+                    reader.error("'\(key.name)' is a percent and takes a number, found the series \(Wording.quoted(text)); "
+                                 + "to test a series' percent change, write of = \(Wording.quoted(text)) and \(key.name) = 2", key: key)
+                    continue
+                }
+                do {
+                    levelSeries = try SeriesSpec(parsing: text)
+                    if conditionKeys.count == 1 { condition = Condition(key: key.name, value: .zero) }
+                } catch {
+                    reader.error(error.description, key: key)
+                }
+                continue
+            }
             guard let value = reader.decimal(key) else { continue }
             if isPortfolioRule {
                 if let measure = target?.measure, !measure.allowsNonPositiveLevel, !value.isPositive {
@@ -85,7 +104,8 @@ enum RuleReader {
                 if conditionKeys.count == 1 { condition = Condition(key: key.name, value: value) }
                 continue
             }
-            guard value.isPositive else {
+            // A technical rule's level may be any number: an oscillator's (MACD) is often 0 or below.
+            guard value.isPositive || (isTechnical && !key.isPercentCondition) else {
                 reader.error("expected a \(key.isPercentCondition ? "percent" : "price") greater than 0, found \(value)", key: key)
                 continue
             }
@@ -99,6 +119,13 @@ enum RuleReader {
         let isPercent = conditionKey.map(\.isPercentCondition)
 
         let baseline = readBaseline(reader, conditionKey: conditionKey, isPercent: isPercent)
+        let series = isTechnical && !isPortfolioRule
+            ? readSeriesCondition(reader, level: levelSeries, conditionKey: conditionKey, baseline: baseline) : nil
+        if isPortfolioRule {
+            for key in RuleKey.technical where reader.has(key) {
+                reader.tableError("'\(key.name)' does not apply to a portfolio rule (it compares a portfolio's figure, not a series)", at: key)
+            }
+        }
         let rearm = readRearm(reader, conditionKey: conditionKey, isPercent: isPercent, condition: condition)
         let cooldown = reader.duration(.cooldown)
         let once = reader.bool(.once)
@@ -125,16 +152,85 @@ enum RuleReader {
         let urgent = reader.bool(.urgent)
 
         var rule: Rule?
-        if file.errorCount == errors, let id, let symbols, let condition {
+        if file.errorCount == errors, let id, let symbols, let condition, series != nil || !isTechnical || isPortfolioRule {
             rule = Rule(id: id, symbols: symbols, provider: provider, condition: condition,
                         baseline: baseline ?? .previousClose, rearm: rearm ?? .zero, cooldown: cooldown,
                         once: once ?? false, expires: expires, enabled: enabled ?? true, notify: notify ?? [],
                         message: message, market: market, session: session ?? .always)
             if let urgent { rule?.urgent = urgent }
+            if let series { rule?.series = series }
             if let target { rule?.portfolio = target }
         }
         return RuleDraft(reader: reader.table, id: writtenID, idPosition: idEntry?.keyPosition, provider: provider,
                          notify: notify, rule: rule)
+    }
+
+    /// Whether a condition's string value names a series (it starts with a letter) rather
+    /// than being a number written in quotes.
+    static func namesSeries(_ text: String) -> Bool {
+        text.unicodeScalars.first.map { $0.properties.isAlphabetic } ?? false
+    }
+
+    /// `timeframe`, `of` and `trigger`, with the condition's series level: what makes a rule
+    /// technical. Nil after reporting what is wrong.
+    private static func readSeriesCondition(_ reader: RuleTableReader, level: SeriesSpec?, conditionKey: RuleKey?,
+                                            baseline: Baseline?) -> SeriesCondition? {
+        var of = SeriesSpec.price
+        var valid = true
+        if let text = reader.nonEmptyString(.of, expected: "a series such as \"sma(50)\"") {
+            do { of = try SeriesSpec(parsing: text) } catch {
+                reader.error(error.description, key: .of)
+                valid = false
+            }
+        } else if reader.has(.of) {
+            valid = false
+        }
+        var trigger = BarTrigger.close
+        if let text = reader.nonEmptyString(.trigger, expected: "\"close\" or \"tick\"") {
+            if let value = BarTrigger(rawValue: text) { trigger = value } else {
+                reader.error("expected \"close\" (once per bar, when it closes) or \"tick\" (every quote, against the "
+                             + "forming bar), found \(Wording.quoted(text))", key: .trigger)
+                valid = false
+            }
+        }
+        let named = [reader.has(.of) ? "'of'" : nil, level != nil ? "a series level" : nil,
+                     reader.has(.trigger) ? "'trigger'" : nil].compactMap { $0 }
+        guard reader.has(.timeframe) else {
+            reader.missing("missing 'timeframe': a rule with \(named.joined(separator: " and ")) is evaluated on bars; "
+                           + "expected one of " + Wording.quotedList(Timeframe.names, conjunction: "or"), keys: [.timeframe])
+            return nil
+        }
+        guard let text = reader.nonEmptyString(.timeframe, expected: "a timeframe such as \"1d\"") else { return nil }
+        guard let timeframe = Timeframe(text) else {
+            var message = "expected one of " + Wording.quotedList(Timeframe.names, conjunction: "or") + ", found \(Wording.quoted(text))"
+            if let suggestion = Suggestion.closest(to: text, among: Timeframe.names) { message += "; did you mean '\(suggestion)'?" }
+            reader.error(message, key: .timeframe)
+            return nil
+        }
+        if let conditionKey, conditionKey.isPercentCondition {
+            switch baseline {
+            case .sessionOpen?:
+                reader.error("a technical rule compares its series with its value 'from' a duration ago, or the price "
+                             + "with the previous close; \"open\" does not apply", key: .from)
+                valid = false
+            case .previousClose?, nil:
+                if of != .price {
+                    reader.tableError("'\(conditionKey.name)' of \(of) needs 'from' as a duration such as \"5d\" (its value "
+                                      + "that long ago); the previous close is a price's base", at: reader.has(.from) ? .from : conditionKey)
+                    valid = false
+                }
+            case .window?:
+                break
+            }
+        }
+        guard valid else { return nil }
+        let condition = SeriesCondition(timeframe: timeframe, of: of, level: level, trigger: trigger)
+        if let volume = condition.series.first(where: { $0.indicator.input == .volume }) {
+            let key = reader.has(.of) && of == volume ? RuleKey.of.name : (conditionKey?.name ?? RuleKey.of.name)
+            reader.file.warning("\(reader.table.name(key)): \(volume) is defined only where a bar's volume is known, and "
+                                + "quotes carry none yet: this rule stays warming up", at: reader.path.appending(key))
+        }
+        return condition
     }
 
     /// `portfolio = "NAME"`, `measure` and, for the position measures, `position`. Whether the

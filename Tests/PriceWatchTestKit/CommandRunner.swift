@@ -26,8 +26,15 @@ public enum CommandRunner {
     /// still running after `timeout` is killed and the call throws ``WaitTimedOut``.
     public static func run(_ arguments: [String], in directory: String = RepositoryFiles.root,
                            environment: [String: String] = [:], timeout: Duration = defaultWaitTimeout) throws -> Result {
+        try run(program: executable, arguments, in: directory, environment: environment, timeout: timeout)
+    }
+
+    /// Runs another program (a test's reference script: `/usr/bin/env python3 …`) the same
+    /// way, with the same deadline.
+    public static func run(program: String, _ arguments: [String], in directory: String = RepositoryFiles.root,
+                           environment: [String: String] = [:], timeout: Duration = defaultWaitTimeout) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var env = ProcessInfo.processInfo.environment
@@ -63,7 +70,7 @@ public enum CommandRunner {
         process.waitUntilExit()
         errorRead.wait()
         if timedOut.value.load(ordering: .relaxed) {
-            throw WaitTimedOut(what: "pricewatch \(arguments.joined(separator: " ")) to exit (killed)", timeout: timeout)
+            throw WaitTimedOut(what: "\(program) \(arguments.joined(separator: " ")) to exit (killed)", timeout: timeout)
         }
         return Result(status: process.terminationStatus,
                       standardOutput: String(decoding: outputData, as: UTF8.self),

@@ -22,6 +22,8 @@ public struct Alert: Sendable, Hashable, Codable {
     public var direction: String?
     /// The rendered `message` template, or the default one-line summary.
     public var message: String
+    /// Technical rules: the series compared and their values at the bar that fired.
+    public var series: SeriesReading?
 
     public init(id: String, rule: String, symbol: String, provider: String?, condition: String,
                 price: ExactDecimal, currency: String?, time: Timestamp, base: ExactDecimal?,
@@ -49,12 +51,13 @@ public struct Alert: Sendable, Hashable, Codable {
     /// Builds the alert with the rule's `fingerprint` and `conditionText` computed beforehand
     /// (the engine keeps them per rule).
     init(rule: Rule, fingerprint: String, conditionText: String, quote: Quote, provider: String?,
-         trigger: RuleStateMachine.Trigger) {
+         trigger: RuleStateMachine.Trigger, series: SeriesReading? = nil) {
         self.init(
             id: AlertID.make(rule: rule.id, fingerprint: fingerprint, symbol: quote.symbol, time: quote.time),
             rule: rule.id, symbol: quote.symbol, provider: provider, condition: conditionText,
             price: trigger.price, currency: quote.currency, time: quote.time, base: trigger.base,
             change: trigger.change, direction: trigger.side?.rawValue, message: "")
+        self.series = series
         let zone = quote.exchangeTimeZone
         self.message = rule.message?.render { placeholder in
             placeholder == .localTime ? localTime(inZone: zone) : placeholderValue(placeholder)
@@ -65,7 +68,22 @@ public struct Alert: Sendable, Hashable, Codable {
     /// crosses 100000 (up) (rule btc-100k)`.
     var defaultMessage: String {
         let amount = [placeholderValue(.price), currency].compactMap { $0 }.joined(separator: " ")
+        if let series {
+            return "\(symbol) \(amount): \(series.text(verb: seriesVerb)) on \(series.timeframe) bars (rule \(rule))"
+        }
         return "\(symbol) \(amount): \(placeholderValue(.condition) ?? condition) (rule \(rule))"
+    }
+
+    /// A technical alert's condition as it happened: `crossed above`, `below`, `rose 2%`.
+    public var seriesVerb: String {
+        let key = condition.split(separator: " ").first(where: { ["above", "below", "crosses", "rise", "fall", "move"].contains(String($0)) })
+        switch key {
+        case "crosses": return direction == "down" ? "crossed below" : "crossed above"
+        case "rise", "fall", "move":
+            let amount = change.map { ($0.isPositive ? "+" : "") + $0.formatted(minimumFractionDigits: 2) + "%" } ?? ""
+            return "moved \(amount) against"
+        default: return key.map(String.init) ?? "reached"
+        }
     }
 
     /// The text a placeholder stands for in this alert.

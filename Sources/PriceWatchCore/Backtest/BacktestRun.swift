@@ -32,7 +32,7 @@ public struct BacktestRun {
         switch outcome.acceptance {
         case .accepted:
             summary.accepted += 1
-            summary.evaluations += book.slotCount(ofSource: source)
+            summary.evaluations += book.slotCount(ofSource: source) + outcome.barEvaluations
         case .repeated:
             summary.repeats += 1
         case .rejected:

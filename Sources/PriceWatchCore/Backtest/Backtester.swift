@@ -12,7 +12,9 @@ public enum Backtester {
         public var accepted = 0
         /// Rows whose time was not later than the previous row of the symbol.
         public var repeats = 0
-        /// Rule evaluations: accepted rows times the rules on their symbol.
+        /// Rule evaluations: accepted rows times the rules evaluated quote by quote on their
+        /// symbol, plus the technical rules evaluated on bars (each bar close, and each quote
+        /// for `trigger = "tick"`).
         public var evaluations = 0
         public var alerts = 0
     }

@@ -18,6 +18,8 @@ public struct AlertEngine: Sendable {
     private let trackChanges: Bool
     private var changedSlots: [Int] = []
     private var changedFlags: [Bool]
+    /// The bars of technical rules, one per ``RuleBook/tracks`` entry.
+    private var bars: [BarTrackState]
 
     /// What one quote did.
     public struct Outcome: Sendable {
@@ -26,6 +28,8 @@ public struct AlertEngine: Sendable {
         public var alerts: [PendingAlert]
         /// Firings dropped because of `cooldown` (for logs).
         public var suppressed: [RuleStateKey]
+        /// Technical rules evaluated on a bar (closed, or forming for `trigger = "tick"`).
+        public var barEvaluations = 0
 
         static func notAccepted(_ acceptance: QuoteAcceptance) -> Outcome {
             Outcome(acceptance: acceptance, alerts: [], suppressed: [])
@@ -47,6 +51,7 @@ public struct AlertEngine: Sendable {
         self.sessionOpens = Array(repeating: nil, count: book.sources.count)
         self.trackChanges = trackChanges
         self.changedFlags = Array(repeating: false, count: trackChanges ? book.slots.count : 0)
+        self.bars = book.tracks.map(BarTrackState.init(track:))
     }
 
     /// Seeds a source's history from the store (oldest first), before any quote is processed.
@@ -144,10 +149,125 @@ public struct AlertEngine: Sendable {
                 changedSlots.append(slotIndex)
             }
         }
+        if !book.tracksBySource[index].isEmpty {
+            formBars(quote, source: index, session: session, provider: provider, into: &outcome)
+        }
         histories[index].append(time: quote.time, price: quote.price)
         histories[index].trim(window: window)
         return outcome
     }
+
+    // MARK: - Technical rules
+
+    /// The state of a track (warm-up, values, the forming bar), for status and tests.
+    public func barState(ofTrack index: Int) -> BarTrackState { bars[index] }
+
+    /// Feeds an accepted quote to the source's bar tracks: a quote of a later bar first closes
+    /// the forming one (its rules are evaluated on it), then forms its own; `trigger = "tick"`
+    /// rules are evaluated against the forming bar. A quote outside its exchange's regular
+    /// session is in no bar of that exchange.
+    mutating func formBars(_ quote: Quote, source index: Int, session: SessionContext?, provider: String?,
+                           into outcome: inout Outcome) {
+        if let session, session.sessionOpen == nil { return }
+        for trackIndex in book.tracksBySource[index] {
+            let track = Int(trackIndex)
+            let start = book.tracks[track].timeframe.barStart(of: quote.time, sessionOpen: session?.sessionOpen)
+            if let forming = bars[track].formingStart, start > forming {
+                closeBar(track, provider: provider, into: &outcome)
+            }
+            bars[track].form(quote, start: max(start, bars[track].formingStart ?? start), volume: nil)
+            if book.tracks[track].hasTickSlots {
+                let values = bars[track].previewValues(track: book.tracks[track])
+                evaluateTrack(track, values: values, quote: quote, trigger: .tick, provider: provider, into: &outcome)
+            }
+        }
+    }
+
+    /// Closes every forming bar whose end lies at or before `deadline` (the daemon passes the
+    /// wall clock less one poll interval: a bar closes when the next one's first quote comes,
+    /// or one poll after its end); returns what its rules fired.
+    public mutating func closeBars(endedBy deadline: Timestamp, provider: (Int) -> String?) -> Outcome {
+        var outcome = Outcome(acceptance: .accepted, alerts: [], suppressed: [])
+        for track in book.tracks.indices {
+            guard let start = bars[track].formingStart,
+                  book.tracks[track].timeframe.barEnd(ofBarStartingAt: start) <= deadline.milliseconds else { continue }
+            closeBar(track, provider: provider(book.tracks[track].source), into: &outcome)
+        }
+        return outcome
+    }
+
+    private mutating func closeBar(_ track: Int, provider: String?, into outcome: inout Outcome) {
+        guard let quote = bars[track].closeBar(track: book.tracks[track]) else { return }
+        evaluateTrack(track, values: bars[track].values, quote: quote, trigger: .close, provider: provider, into: &outcome)
+    }
+
+    /// Evaluates a track's slots of one trigger with the series' `values`: the tested series
+    /// takes the price's place in the rule's state machine, and a level series its value's.
+    /// A slot any of whose series is undefined is not evaluated (its series are warming up).
+    private mutating func evaluateTrack(_ track: Int, values: [Double?], quote: Quote, trigger: BarTrigger,
+                                        provider: String?, into outcome: inout Outcome) {
+        let plan = book.tracks[track]
+        for slot in plan.slots where slot.trigger == trigger {
+            outcome.barEvaluations += 1
+            guard let ofValue = values[slot.of].flatMap(ExactDecimal.init(fast:)) else { continue }
+            let slotIndex = Int(slot.slot)
+            var check = book.checks[slotIndex]
+            var levelValue = ExactDecimal(scaled: check.value)
+            if let level = slot.level {
+                guard let value = values[level].flatMap(ExactDecimal.init(fast:)) else { continue }
+                levelValue = value
+                check.value = value.scaled
+            }
+            var base: ExactDecimal?
+            if check.isPercent {
+                if let window = check.windowMilliseconds {
+                    base = bars[track].valueHistories[slot.of].price(atOrBefore: Timestamp(milliseconds: quote.time.milliseconds &- window))
+                } else {
+                    base = quote.previousClose
+                }
+            }
+            let before = machines[slotIndex].state
+            switch machines[slotIndex].evaluate(check, price: ofValue, time: quote.time, base: base) {
+            case .fire(var trigger):
+                let ruleIndex = book.slots[slotIndex].rule
+                let rule = book.rules[ruleIndex]
+                let texts = texts(ofRule: ruleIndex)
+                let of = plan.series[slot.of].description
+                let reading = SeriesReading(timeframe: plan.timeframe.description, of: of, ofValue: ofValue,
+                                            level: slot.level.map { plan.series[$0].description } ?? levelValue.description,
+                                            levelValue: check.isPercent ? (base ?? .zero) : levelValue)
+                // The alert carries the bar's last quote; the series' values are in `series`.
+                trigger.price = quote.price
+                if check.isPercent, let base { trigger.base = base; trigger.change = ofValue.percentChange(from: base) }
+                outcome.alerts.append(PendingAlert(
+                    alert: Alert(rule: rule, fingerprint: texts.fingerprint, conditionText: texts.conditionText,
+                                 quote: quote, provider: provider, trigger: trigger, series: reading),
+                    sinks: rule.notify))
+            case .suppressedByCooldown:
+                outcome.suppressed.append(book.slots[slotIndex].key)
+            case .rearmed, .recordedSide, .none, .skipped:
+                break
+            }
+            if trackChanges, !changedFlags[slotIndex], machines[slotIndex].state != before {
+                changedFlags[slotIndex] = true
+                changedSlots.append(slotIndex)
+            }
+        }
+    }
+
+    /// Seeds a track with closed bars from stored or fetched history (oldest first, before any
+    /// quote of the track): the warm-up. Bars at or before the last one taken are skipped.
+    public mutating func seedBars(track index: Int, _ history: [(time: Timestamp, close: ExactDecimal, volume: ExactDecimal?)]) {
+        let latest = bars[index].lastClosedTime
+        for bar in history where latest.map({ bar.time > $0 }) ?? true {
+            bars[index].seed(close: bar.close.doubleValue, volume: bar.volume?.doubleValue, time: bar.time,
+                             track: book.tracks[index])
+        }
+    }
+
+    /// Takes a track's state carried over from a previous engine (a reload keeps what it had
+    /// when the track's series are the same).
+    public mutating func adoptBars(track index: Int, _ state: BarTrackState) { bars[index] = state }
 
     /// Whether a provider marks the quote as pre- or post-market (Yahoo's `marketState`).
     static func isExtendedHours(_ marketState: String?) -> Bool {

@@ -25,6 +25,10 @@ public struct RuleBook: Sendable {
     public let needsSessionContext: [Bool]
     /// Per source, the `market` a rule on it names (the first one, in rule order).
     public let marketOverrides: [MarketIdentifier?]
+    /// The bars of technical rules: one track per (source, timeframe).
+    public let tracks: [BarTrack]
+    /// Per source, its tracks (indexes into ``tracks``).
+    let tracksBySource: [[Int32]]
     private let sourceIndex: [QuoteSource: Int]
 
     /// Indexes `rules`. With `provider` set, every rule is treated as using that provider
@@ -40,6 +44,7 @@ public struct RuleBook: Sendable {
         var needsSession: [Bool] = []
         var markets: [MarketIdentifier?] = []
         var sourceIndex: [QuoteSource: Int] = [:]
+        var tracks = BarTrack.Builder()
         slots.reserveCapacity(rules.count)
         checks.reserveCapacity(rules.count)
         slotSource.reserveCapacity(rules.count)
@@ -51,8 +56,12 @@ public struct RuleBook: Sendable {
         for ruleIndex in rules.indices {
             guard let provider = override ?? rules[ruleIndex].provider else { continue }
             let check = RuleCheck(rules[ruleIndex])
+            let technical = rules[ruleIndex].series
+            // Bars of an exchange's symbols are aligned to its sessions.
             let needsSessionContext = rules[ruleIndex].session != .always || rules[ruleIndex].baseline == .sessionOpen
-            let window = rules[ruleIndex].window
+                || technical != nil
+            // A technical rule's window is over its series' bar values, not the quotes.
+            let window = technical == nil ? rules[ruleIndex].window : nil
             for symbol in rules[ruleIndex].symbols {
                 let index: Int
                 if let last, last.symbol == symbol, last.provider == provider {
@@ -73,7 +82,13 @@ public struct RuleBook: Sendable {
                 }
                 if needsSessionContext { needsSession[index] = true }
                 if markets[index] == nil { markets[index] = rules[ruleIndex].market }
-                slotSource.append(Int32(truncatingIfNeeded: index))
+                if let technical {
+                    tracks.add(slot: slots.count, source: index, rule: rules[ruleIndex], condition: technical)
+                    // Evaluated on its bars, not with the source's quotes.
+                    slotSource.append(-1)
+                } else {
+                    slotSource.append(Int32(truncatingIfNeeded: index))
+                }
                 slots.append(Slot(rule: ruleIndex, key: RuleStateKey(rule: rules[ruleIndex].id, symbol: symbol)))
                 checks.append(check)
                 if let window { windows[index] = max(windows[index] ?? window, window) }
@@ -83,11 +98,11 @@ public struct RuleBook: Sendable {
         self.checks = checks
         // Each source's slots, in slot order: counted, then placed (a counting sort).
         var start = [Int](repeating: 0, count: sources.count + 1)
-        for source in slotSource { start[Int(source) + 1] += 1 }
+        for source in slotSource where source >= 0 { start[Int(source) + 1] += 1 }
         for index in sources.indices { start[index + 1] += start[index] }
         var next = start
-        var sourceSlots = [Int32](repeating: 0, count: slots.count)
-        for (slot, source) in slotSource.enumerated() {
+        var sourceSlots = [Int32](repeating: 0, count: start[sources.count])
+        for (slot, source) in slotSource.enumerated() where source >= 0 {
             sourceSlots[next[Int(source)]] = Int32(truncatingIfNeeded: slot)
             next[Int(source)] += 1
         }
@@ -99,10 +114,15 @@ public struct RuleBook: Sendable {
         self.needsSessionContext = needsSession
         self.marketOverrides = markets
         self.sourceIndex = sourceIndex
+        (self.tracks, self.tracksBySource) = tracks.build(sourceCount: sources.count)
     }
 
-    /// The number of slots a source feeds.
+    /// The number of slots a source's quotes are evaluated by (technical slots are evaluated
+    /// on bars, and not counted).
     public func slotCount(ofSource index: Int) -> Int { sourceSlotStart[index + 1] - sourceSlotStart[index] }
+
+    /// The tracks of a source.
+    public func tracks(ofSource index: Int) -> [Int32] { tracksBySource[index] }
 
     /// The index of a source, if any rule watches it.
     public func index(of source: QuoteSource) -> Int? { sourceIndex[source] }

@@ -26,6 +26,13 @@ public enum AlertRendering {
         if let currency = alert.currency { json.string("currency", currency) }
         if let direction = alert.direction { json.string("direction", direction) }
         if let provider = alert.provider { json.string("provider", provider) }
+        if let series = alert.series {
+            json.string("timeframe", series.timeframe)
+            json.string("of", series.of)
+            json.number("of_value", series.ofValue)
+            json.string("level", series.level)
+            json.number("level_value", series.levelValue)
+        }
         json.string("message", alert.message)
     }
 
@@ -36,6 +43,7 @@ public enum AlertRendering {
         if let currency = alert.currency { parts.append(currency) }
         parts.append(alert.condition)
         if let direction = alert.direction { parts.append("(\(direction))") }
+        if let series = alert.series { parts.append("(\(series.text(verb: alert.seriesVerb)))") }
         if let base = alert.base, let change = alert.change {
             let sign = change.isPositive ? "+" : ""
             parts.append("(base \(base.formatted(minimumFractionDigits: 2)), change \(sign)\(change.formatted(minimumFractionDigits: 2))%)")

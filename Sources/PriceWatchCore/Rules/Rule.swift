@@ -47,6 +47,13 @@ public struct Rule: Sendable, Hashable {
         set { change { $0.market = newValue } }
     }
 
+    /// `timeframe`, `of`, a series level and `trigger`: the rule is evaluated on bars of a
+    /// series (`docs/rules.md`, "Technical rules"); nil for a rule evaluated quote by quote.
+    public var series: SeriesCondition? {
+        get { options?.values.series }
+        set { change { $0.series = newValue } }
+    }
+
     /// `portfolio` (with `measure` and `position`): the rule watches a figure of a portfolio's
     /// valuation instead of a price; its one symbol is the target's ``PortfolioTarget/subject``.
     public var portfolio: PortfolioTarget? {
@@ -91,6 +98,7 @@ public struct Rule: Sendable, Hashable {
             var message: MessageTemplate?
             var market: MarketIdentifier?
             var portfolio: PortfolioTarget?
+            var series: SeriesCondition?
 
             /// The values in a box, or nil when none is set.
             var boxed: Options? { self == Values() ? nil : Options(self) }
@@ -108,10 +116,11 @@ public struct Rule: Sendable, Hashable {
     /// value, `from` and `rearm`. Editing anything else (`notify`, `message`, `cooldown`,
     /// `expires`, `enabled`) keeps the state.
     public var fingerprint: String {
-        var text = "\(condition.key)=\(condition.value)"
+        var text = "\(condition.key)=\(series?.level.map(\.description) ?? condition.value.description)"
         if let portfolio { text = "\(portfolio.measure.rawValue):" + text }
         if condition.isPercent { text += ";from=\(baseline)" }
         if condition.key != "crosses" { text += ";rearm=\(rearm)" }
+        if let series { text += ";" + series.fingerprint }
         return text
     }
 
@@ -124,13 +133,25 @@ public struct Rule: Sendable, Hashable {
     /// The human-readable condition carried by alerts: `above 200`, `fall 3% from previous
     /// close`, `move 5% in 1h`, `crosses 200`.
     public var conditionText: String {
+        if let series {
+            let tested = series.of == .price ? "" : "\(series.of) "
+            let level = series.level?.description ?? condition.value.description
+            let percent = condition.isPercent ? "%" + baselineText : ""
+            return "\(tested)\(condition.key) \(level)\(percent) on \(series.timeframe)"
+                + (series.trigger == .tick ? " bars (every quote)" : " bars")
+        }
         let value = condition.value.description
         if let portfolio { return "\(portfolio.label) \(condition.key) \(value)" }
         guard condition.isPercent else { return "\(condition.key) \(value)" }
+        return "\(condition.key) \(value)%" + baselineText
+    }
+
+    /// ` from previous close`, ` in 1h`, ` from open`.
+    private var baselineText: String {
         switch baseline {
-        case .previousClose: return "\(condition.key) \(value)% from previous close"
-        case .window(let duration): return "\(condition.key) \(value)% in \(duration)"
-        case .sessionOpen: return "\(condition.key) \(value)% from open"
+        case .previousClose: " from previous close"
+        case .window(let duration): " in \(duration)"
+        case .sessionOpen: " from open"
         }
     }
 }

@@ -1,0 +1,94 @@
+/// The engine's state of one ``BarTrack``: the forming bar, and every series' computation
+/// over the closed bars before it.
+///
+/// Memory is bounded by the track's longest window (each computation keeps at most its
+/// window of inputs), never by how many bars have passed.
+public struct BarTrackState: Sendable {
+    /// The series' computations, in the track's series order.
+    var computations: [any SeriesComputation]
+    /// Each series' value at the last closed bar (nil while undefined).
+    public private(set) var values: [Double?]
+    /// Each series' values at past bars, kept for percent rules' `from` windows (empty for a
+    /// series no such rule reads).
+    var valueHistories: [SymbolHistory]
+    /// Closed bars taken in.
+    public private(set) var closedBars = 0
+    /// The forming bar's start (ms), nil when no bar is forming.
+    public private(set) var formingStart: Int64?
+    /// The forming bar's last quote: its close, and the time and price an alert carries.
+    public private(set) var formingQuote: Quote?
+    /// The forming bar's volume, when known.
+    var formingVolume: Double?
+    /// The time of the last closed bar's last quote.
+    public private(set) var lastClosedTime: Timestamp?
+
+    init(track: BarTrack) {
+        computations = track.series.map { $0.indicator.makeComputation($0.arguments) }
+        values = Array(repeating: nil, count: track.series.count)
+        valueHistories = Array(repeating: SymbolHistory(), count: track.series.count)
+    }
+
+    /// The input series `index` reads of a bar.
+    static func input(_ series: SeriesSpec, close: Double, volume: Double?) -> Double? {
+        series.indicator.input == .close ? close : volume
+    }
+
+    /// Takes a quote of the bar starting at `start` (the caller closes the forming bar first
+    /// when `start` is later).
+    mutating func form(_ quote: Quote, start: Int64, volume: Double?) {
+        formingStart = start
+        formingQuote = quote
+        if let volume { formingVolume = volume }
+    }
+
+    /// Closes the forming bar: every computation takes its input; returns the closed bar's
+    /// last quote (nil when no bar was forming).
+    mutating func closeBar(track: BarTrack) -> Quote? {
+        guard let quote = formingQuote else { return nil }
+        let close = quote.price.doubleValue
+        for index in computations.indices {
+            guard let x = Self.input(track.series[index], close: close, volume: formingVolume) else {
+                values[index] = nil
+                continue
+            }
+            values[index] = computations[index].append(x)
+            if let window = track.valueWindows[index], let value = values[index], let exact = ExactDecimal(fast: value) {
+                valueHistories[index].append(time: quote.time, price: exact)
+                valueHistories[index].trim(window: window)
+            }
+        }
+        closedBars += 1
+        lastClosedTime = quote.time
+        formingStart = nil
+        formingQuote = nil
+        formingVolume = nil
+        return quote
+    }
+
+    /// Each series' value if the forming bar closed now (`trigger = "tick"`).
+    func previewValues(track: BarTrack) -> [Double?] {
+        guard let quote = formingQuote else { return values }
+        let close = quote.price.doubleValue
+        return computations.indices.map { index in
+            Self.input(track.series[index], close: close, volume: formingVolume).flatMap(computations[index].value(ifNext:))
+        }
+    }
+
+    /// Takes a closed bar from stored history (warm-up), oldest first.
+    mutating func seed(close: Double, volume: Double?, time: Timestamp, track: BarTrack) {
+        let quote = Quote(symbol: "", price: ExactDecimal(fast: close) ?? .zero, time: time)
+        formingQuote = quote
+        formingVolume = volume
+        _ = closeBar(track: track)
+    }
+}
+
+extension ExactDecimal {
+    /// A series value rounded to 8 decimals by arithmetic (the engine's per-bar path; the
+    /// shortest-representation conversion is for providers' numbers). Nil when out of range.
+    public init?(fast value: Double) {
+        let scaled = (value * Double(Self.unit)).rounded()
+        guard scaled.isFinite, abs(scaled) < 9.2e18 else { return nil }
+        self.init(scaled: Int64(scaled))
+    }
+}
