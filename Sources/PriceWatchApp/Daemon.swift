@@ -97,7 +97,7 @@ public enum Daemon {
         do {
             evaluator = try await RuleEvaluator(configuration: setup.configuration, store: watchedStore, doorbell: doorbell,
                                                 logger: logger, now: wallClock(), metrics: metrics ?? .disabled,
-                                                marketHours: markets)
+                                                marketHours: markets, priceHistory: watchedStore.watching(store))
         } catch {
             if let unusable = StoreFailure.unusable(error) { return StoreFailure.stop(unusable, notifier: notifier, logger: logger) }
             logger.critical("could not load state from \(setup.configuration.statePath): \(error)")
@@ -151,8 +151,10 @@ public enum Daemon {
                                      logger: logger, observer: observer, marketHours: markets)
         // The order of the switch: the pollers stop, the evaluator takes the new rules (or
         // refuses them), the sinks switch over, the pollers start again.
+        // Technical rules' bars missing from the store, fetched from the chart endpoints.
+        let warmUp = BarWarmUp(evaluator: evaluator, store: candles, initial: setup, wallClock: wallClock, logger: logger)
         let reloads = ReloadCoordinator(
-            initial: setup, subscribers: [polling, evaluator, sinkRegistry], reloadRequests: reloadRequests,
+            initial: setup, subscribers: [polling, evaluator, warmUp, sinkRegistry], reloadRequests: reloadRequests,
             observer: observer, logger: logger, wallClock: wallClock, announcesReady: false,
             load: { previous in
                 logger.info("reloading configuration from \(configPath)")
@@ -183,6 +185,7 @@ public enum Daemon {
                 .init(service: dispatch, serviceName: "delivery"),
                 .init(service: SchedulerService(scheduler: scheduler), serviceName: "scheduler"),
                 .init(service: polling, serviceName: "polling"),
+                .init(service: warmUp, serviceName: "warm-up"),
                 .init(service: StoreFaultService(watch: watchedStore), successTerminationBehavior: .ignore, serviceName: "store-faults"),
             ] + httpServices + [
                 // Last, so it hears of shutdown first: STOPPING=1 at once, and a reload in

@@ -150,7 +150,7 @@ public struct AlertEngine: Sendable {
             }
         }
         if !book.tracksBySource[index].isEmpty {
-            formBars(quote, source: index, session: session, provider: provider, into: &outcome)
+            formBars(quote, source: index, session: session, provider: provider, now: now, into: &outcome)
         }
         histories[index].append(time: quote.time, price: quote.price)
         histories[index].trim(window: window)
@@ -167,7 +167,7 @@ public struct AlertEngine: Sendable {
     /// rules are evaluated against the forming bar. A quote outside its exchange's regular
     /// session is in no bar of that exchange.
     mutating func formBars(_ quote: Quote, source index: Int, session: SessionContext?, provider: String?,
-                           into outcome: inout Outcome) {
+                           now: Timestamp?, into outcome: inout Outcome) {
         if let session, session.sessionOpen == nil { return }
         for trackIndex in book.tracksBySource[index] {
             let track = Int(trackIndex)
@@ -176,6 +176,7 @@ public struct AlertEngine: Sendable {
                 closeBar(track, provider: provider, into: &outcome)
             }
             bars[track].form(quote, start: max(start, bars[track].formingStart ?? start), volume: nil)
+            bars[track].formedAt = now
             if book.tracks[track].hasTickSlots {
                 let values = bars[track].previewValues(track: book.tracks[track])
                 evaluateTrack(track, values: values, quote: quote, trigger: .tick, provider: provider, into: &outcome)
@@ -183,15 +184,21 @@ public struct AlertEngine: Sendable {
         }
     }
 
-    /// Closes every forming bar whose end lies at or before `deadline` (the daemon passes the
-    /// wall clock less one poll interval: a bar closes when the next one's first quote comes,
-    /// or one poll after its end); returns what its rules fired.
-    public mutating func closeBars(endedBy deadline: Timestamp, provider: (Int) -> String?) -> Outcome {
+    /// Closes every forming bar whose end has passed by its source's grace (the daemon passes
+    /// one poll interval of the source's provider: a bar closes when the next one's first quote
+    /// comes, or one poll after its end) and whose last quote came at least that long ago (a
+    /// source still quoting, such as a replay of past prices, closes its bars by its quotes);
+    /// returns what its rules fired. `provider` names the provider an alert carries, by source.
+    public mutating func closeBars(now: Timestamp, graceMilliseconds grace: (Int) -> Int64,
+                                   provider: (Int) -> String?) -> Outcome {
         var outcome = Outcome(acceptance: .accepted, alerts: [], suppressed: [])
         for track in book.tracks.indices {
-            guard let start = bars[track].formingStart,
-                  book.tracks[track].timeframe.barEnd(ofBarStartingAt: start) <= deadline.milliseconds else { continue }
-            closeBar(track, provider: provider(book.tracks[track].source), into: &outcome)
+            let source = book.tracks[track].source
+            guard let start = bars[track].formingStart else { continue }
+            let wait = grace(source)
+            guard book.tracks[track].timeframe.barEnd(ofBarStartingAt: start) &+ wait <= now.milliseconds,
+                  (bars[track].formedAt?.milliseconds ?? .min) &+ wait <= now.milliseconds else { continue }
+            closeBar(track, provider: provider(source), into: &outcome)
         }
         return outcome
     }
@@ -255,14 +262,32 @@ public struct AlertEngine: Sendable {
         }
     }
 
-    /// Seeds a track with closed bars from stored or fetched history (oldest first, before any
-    /// quote of the track): the warm-up. Bars at or before the last one taken are skipped.
-    public mutating func seedBars(track index: Int, _ history: [(time: Timestamp, close: ExactDecimal, volume: ExactDecimal?)]) {
-        let latest = bars[index].lastClosedTime
-        for bar in history where latest.map({ bar.time > $0 }) ?? true {
-            bars[index].seed(close: bar.close.doubleValue, volume: bar.volume?.doubleValue, time: bar.time,
-                             track: book.tracks[index])
+    /// Rebuilds a track from history (oldest first, as ``BarHistory/bars(from:timeframe:limit:placement:)``
+    /// makes them): every bar before the newest is closed, and the newest forms unless the
+    /// track is already forming a bar at least as new (a live quote came first). Rules are not
+    /// evaluated on history: their states stay as stored. The warm-up, at start, after a
+    /// reload and when a provider's history arrives.
+    public mutating func rebuildTrack(_ index: Int, from history: [BarHistory.Bar]) {
+        let track = book.tracks[index]
+        let live = bars[index]
+        var state = BarTrackState(track: track)
+        let symbol = book.sources[track.source].symbol
+        for (position, bar) in history.enumerated() {
+            let isNewest = position == history.count - 1
+            if let forming = live.formingStart, bar.start >= forming { break }
+            state.form(Quote(symbol: symbol, price: bar.close, time: bar.time), start: bar.start, volume: bar.volume?.doubleValue)
+            if !isNewest || live.formingStart != nil { _ = state.closeBar(track: track) }
         }
+        if let quote = live.formingQuote, let start = live.formingStart {
+            state.form(quote, start: start, volume: live.formingVolume)
+            state.formedAt = live.formedAt
+        }
+        bars[index] = state
+    }
+
+    /// The index of the track of `source` and `timeframe`, if a rule needs one.
+    public func track(ofSource source: Int, timeframe: Timeframe) -> Int? {
+        book.tracksBySource[source].lazy.map(Int.init).first { book.tracks[$0].timeframe == timeframe }
     }
 
     /// Takes a track's state carried over from a previous engine (a reload keeps what it had

@@ -19,6 +19,8 @@ public struct BarTrackState: Sendable {
     public private(set) var formingQuote: Quote?
     /// The forming bar's volume, when known.
     var formingVolume: Double?
+    /// When (wall clock) the forming bar's last quote was received; nil in backtests.
+    var formedAt: Timestamp?
     /// The time of the last closed bar's last quote.
     public private(set) var lastClosedTime: Timestamp?
 
@@ -62,6 +64,7 @@ public struct BarTrackState: Sendable {
         formingStart = nil
         formingQuote = nil
         formingVolume = nil
+        formedAt = nil
         return quote
     }
 
@@ -72,14 +75,6 @@ public struct BarTrackState: Sendable {
         return computations.indices.map { index in
             Self.input(track.series[index], close: close, volume: formingVolume).flatMap(computations[index].value(ifNext:))
         }
-    }
-
-    /// Takes a closed bar from stored history (warm-up), oldest first.
-    mutating func seed(close: Double, volume: Double?, time: Timestamp, track: BarTrack) {
-        let quote = Quote(symbol: "", price: ExactDecimal(fast: close) ?? .zero, time: time)
-        formingQuote = quote
-        formingVolume = volume
-        _ = closeBar(track: track)
     }
 }
 

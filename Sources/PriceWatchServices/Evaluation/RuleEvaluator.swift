@@ -17,6 +17,8 @@ public actor RuleEvaluator {
     /// The trading calendars: where a quote lies in its session, for `session` and
     /// `from = "open"` rules.
     private let marketHours: any MarketHours
+    /// Stored candles, read to warm up technical rules' bars (nil: none are kept).
+    private let priceHistory: (any PriceHistoryReader)?
     private var configuration: Configuration
     private let store: any RuleStateStore & QuoteHistoryStore
     private let doorbell: Doorbell
@@ -49,9 +51,10 @@ public actor RuleEvaluator {
     ///   (``PollBacklog``); past it the oldest polls are dropped.
     public init(configuration: Configuration, store: any RuleStateStore & QuoteHistoryStore, doorbell: Doorbell, logger: Logger, now: Timestamp,
                 backlogLimit: Int = PollBacklog.defaultMaximumQuotes, metrics: DaemonMetrics = .disabled,
-                marketHours: any MarketHours = AlwaysOpenMarkets()) async throws {
+                marketHours: any MarketHours = AlwaysOpenMarkets(), priceHistory: (any PriceHistoryReader)? = nil) async throws {
         self.metrics = metrics
         self.marketHours = marketHours
+        self.priceHistory = priceHistory
         self.backlog = PollBacklog(maximumQuotes: backlogLimit)
         self.configuration = configuration
         self.store = store
@@ -59,6 +62,7 @@ public actor RuleEvaluator {
         self.logger = logger
         self.engine = try await Self.loadEngine(configuration: configuration, store: store)
         self.portfolioEngine = try await Self.loadPortfolioEngine(configuration: configuration, store: store)
+        await warmUpTracks(carryingOver: nil, now: now)
     }
 
     /// Switches to a new configuration (SIGHUP). States of rules whose condition, value,
@@ -71,10 +75,12 @@ public actor RuleEvaluator {
                                                carryingOver: engineAheadOfStore ? nil : self.engine)
         let portfolioEngine = try await Self.loadPortfolioEngine(configuration: configuration, store: store,
                                                                  carryingOver: self.portfolioEngine)
+        let previous = engineAheadOfStore ? nil : self.engine
         engineAheadOfStore = false
         self.configuration = configuration
         self.engine = engine
         self.portfolioEngine = portfolioEngine
+        await warmUpTracks(carryingOver: previous, now: now)
     }
 
     /// Builds the portfolio rules' engine from the stored rule states; `previous`'s prices and
@@ -198,6 +204,7 @@ public actor RuleEvaluator {
             engine = try await Self.loadEngine(configuration: configuration, store: store)
             portfolioEngine = try await Self.loadPortfolioEngine(configuration: configuration, store: store)
             engineAheadOfStore = false
+            await warmUpTracks(carryingOver: nil, now: commitTime)
         }
         let provider = poll.provider
         var report = Report()
@@ -240,6 +247,16 @@ public actor RuleEvaluator {
             }
             alerts += outcome.alerts
         }
+        if !engine.book.tracks.isEmpty {
+            // Bars whose end passed a poll interval ago close without waiting for a quote of
+            // the next bar (a market that closed, a symbol that stopped trading).
+            // Read before the engine is mutated: the closures must not reach into it.
+            let sources = engine.book.sources
+            let intervals = Dictionary(configuration.providers.map { ($0.name, $0.interval.seconds &* 1000) }) { first, _ in first }
+            let outcome = engine.closeBars(now: poll.receivedAt, graceMilliseconds: { intervals[sources[$0].provider] ?? 60_000 },
+                                           provider: { sources[$0].provider })
+            alerts += outcome.alerts
+        }
         if !portfolioEngine.isEmpty {
             let freshness = PriceFreshness(staleAfterMilliseconds: configuration.staleAfter.seconds &* 1000, hours: marketHours)
             let outcome = portfolioEngine.evaluate(freshness: freshness)
@@ -268,6 +285,7 @@ public actor RuleEvaluator {
                 engine = rebuilt
                 portfolioEngine = rebuiltPortfolios
                 engineAheadOfStore = false
+                await warmUpTracks(carryingOver: nil, now: commitTime)
             }
             throw error
         }
@@ -275,6 +293,72 @@ public actor RuleEvaluator {
         for alert in report.alerts { metrics.alertFired(rule: alert.rule) }
         if !alerts.isEmpty { doorbell.ring() }
         return report
+    }
+
+    // MARK: - Technical rules' bars
+
+    /// Gives every track its bars: a track whose series a previous engine computed keeps
+    /// them; the others are rebuilt from stored candles (so a restart fetches nothing that was
+    /// recorded or fetched before).
+    private func warmUpTracks(carryingOver previous: AlertEngine?, now: Timestamp) async {
+        for index in engine.book.tracks.indices {
+            let track = engine.book.tracks[index]
+            let source = engine.book.sources[track.source]
+            if let previous, let old = previous.book.index(of: source),
+               let oldTrack = previous.track(ofSource: old, timeframe: track.timeframe),
+               previous.book.tracks[oldTrack].series == track.series {
+                engine.adoptBars(track: index, previous.barState(ofTrack: oldTrack))
+                continue
+            }
+            await rebuildTrack(index, now: now)
+        }
+    }
+
+    /// Reads a track's stored candles and rebuilds its bars from them.
+    private func rebuildTrack(_ index: Int, now: Timestamp) async {
+        guard let priceHistory else { return }
+        let track = engine.book.tracks[index]
+        let source = engine.book.sources[track.source]
+        let needed = track.warmUpBars + 1
+        let from = Timestamp(milliseconds: now.milliseconds &- BarHistory.lookBack(bars: needed, timeframe: track.timeframe))
+        do {
+            let candles = try await priceHistory.candles(symbol: source.symbol, interval: BarHistory.candleInterval(for: track.timeframe),
+                                                         from: from, to: Timestamp(milliseconds: now.milliseconds &+ 60_000))
+            let named = engine.book.marketOverrides[track.source] ?? marketHours.market(ofSymbol: source.symbol, exchange: nil)
+            let market = named.flatMap { marketHours.timeZone(of: $0) == nil ? nil : $0 }
+            let bars = BarHistory.bars(from: candles, timeframe: track.timeframe, limit: needed) { [marketHours] time in
+                guard let market else { return .unknownMarket }
+                return marketHours.regularSessionOpen(of: market, at: time).map { .inSession(open: $0) } ?? .outsideSession
+            }
+            engine.rebuildTrack(index, from: bars)
+        } catch {
+            logger.warning("could not read the stored history of \(source.symbol) to warm up its \(track.timeframe) bars: \(error)")
+        }
+    }
+
+    /// The tracks that have fewer closed bars than their rules need: what the warm-up fetches
+    /// from the providers' chart endpoints.
+    public func warmUpRequests() -> [BarWarmUpRequest] {
+        engine.book.tracks.indices.compactMap { index in
+            let track = engine.book.tracks[index]
+            let closed = engine.barState(ofTrack: index).closedBars
+            guard closed < track.warmUpBars else { return nil }
+            let source = engine.book.sources[track.source]
+            return BarWarmUpRequest(provider: source.provider, symbol: source.symbol, timeframe: track.timeframe,
+                                    bars: track.warmUpBars, closedBars: closed)
+        }
+    }
+
+    /// Rebuilds the bars of `symbol` on `timeframe` from the store (after the warm-up stored
+    /// what a provider's chart endpoint answered); returns the closed bars of its tracks.
+    @discardableResult
+    public func reloadBars(provider: String, symbol: String, timeframe: Timeframe, now: Timestamp) async -> Int? {
+        await acquire()
+        defer { release() }
+        guard let source = engine.book.index(of: QuoteSource(provider: provider, symbol: symbol)),
+              let track = engine.track(ofSource: source, timeframe: timeframe) else { return nil }
+        await rebuildTrack(track, now: now)
+        return engine.barState(ofTrack: track).closedBars
     }
 
     /// The configuration in force (the housekeeping job reads its retention and rules).
@@ -302,7 +386,10 @@ public actor RuleEvaluator {
 
     /// Where `quote` lies in its market's regular session; nil when its market is unknown.
     static func sessionContext(of quote: Quote, market override: MarketIdentifier?, hours: any MarketHours) -> SessionContext? {
-        guard let market = override ?? hours.market(ofSymbol: quote.symbol, exchange: quote.exchange) else { return nil }
+        // A market named but without a calendar is as unknown as no market: no session open is
+        // known, and every quote counts as in session.
+        guard let market = override ?? hours.market(ofSymbol: quote.symbol, exchange: quote.exchange),
+              hours.timeZone(of: market) != nil else { return nil }
         return SessionContext.of(market, at: quote.time, in: hours)
     }
 }

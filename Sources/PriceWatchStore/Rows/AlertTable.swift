@@ -1,3 +1,4 @@
+import FoundationEssentials
 import GRDB
 import PriceWatchCore
 
@@ -7,10 +8,17 @@ enum AlertTable {
     /// ``decode(_:at:)`` reads them.
     static let selection = """
         a.id, a.rule, a.symbol, a.provider, a.condition, a.price, a.currency, a.time, a.base, a.change, \
-        a.direction, a.message
+        a.direction, a.message, a.series
         """
     /// How many columns ``selection`` has.
-    static let columnCount = 12
+    static let columnCount = 13
+
+    /// ``selection`` for a file that may predate the migration `alert-series` (read by a
+    /// command before the daemon migrated it): its alerts have no series.
+    static func selection(in db: Database) throws -> String {
+        try db.columns(in: "alert").contains { $0.name == "series" } ? selection
+            : selection.replacing("a.series", with: "NULL")
+    }
 
     /// Inserts an alert unless one with its id is stored. Returns whether it was inserted.
     /// Its row in `notification` (kind `alert`) is inserted first, the parent of its deliveries.
@@ -18,21 +26,25 @@ enum AlertTable {
         guard try NotificationTable.insert(OutgoingNotification(alert), createdAt: createdAt, in: db) else { return false }
         try db.cachedStatement(sql: """
             INSERT INTO alert (id, rule, symbol, provider, condition, price, currency, time, base, change,
-                               direction, message, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               direction, message, created_at, series)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO NOTHING
             """).execute(arguments: [
                 alert.id, alert.rule, alert.symbol, alert.provider, alert.condition, alert.price.scaled,
                 alert.currency, alert.time.milliseconds, alert.base?.scaled, alert.change?.scaled,
-                alert.direction, alert.message, createdAt.milliseconds,
+                alert.direction, alert.message, createdAt.milliseconds, try alert.series.map(encodeSeries),
             ])
         // Changes of the statement itself only (not of triggers): 0 when the id was stored.
         return db.changesCount > 0
     }
 
+    static func encodeSeries(_ series: SeriesReading) throws -> String {
+        String(decoding: try JSONEncoder().encode(series), as: UTF8.self)
+    }
+
     /// Reads the alert whose ``selection`` starts at column `offset`.
     static func decode(_ row: Row, at offset: Int) throws -> Alert {
-        Alert(
+        var alert = Alert(
             id: try row.decode(String.self, atIndex: offset),
             rule: try row.decode(String.self, atIndex: offset + 1),
             symbol: try row.decode(String.self, atIndex: offset + 2),
@@ -45,6 +57,14 @@ enum AlertTable {
             change: try row.decode(Int64?.self, atIndex: offset + 9).map(ExactDecimal.init(scaled:)),
             direction: try row.decode(String?.self, atIndex: offset + 10),
             message: try row.decode(String.self, atIndex: offset + 11))
+        if let text = try row.decode(String?.self, atIndex: offset + 12) {
+            do {
+                alert.series = try JSONDecoder().decode(SeriesReading.self, from: Data(text.utf8))
+            } catch {
+                throw StoreFault.invalidValue(table: "alert", column: "series", value: String(text.prefix(80)))
+            }
+        }
+        return alert
     }
 
     /// The alerts whose time is at or after `since` (all when nil), by time then insertion
@@ -57,7 +77,7 @@ enum AlertTable {
         let columns = try DeliveryTable.readSelection(in: db)
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: """
-                SELECT \(selection), \(columns)
+                SELECT \(try selection(in: db)), \(columns)
                 FROM alert AS a LEFT JOIN delivery AS d ON d.\(key) = a.id
                 \(filter)
                 ORDER BY a.time, a.rowid, d.rowid

@@ -28,7 +28,7 @@ enum DeadLetterTable {
         let (clause, arguments) = filter(selection)
         let columns = try DeliveryTable.readSelection(in: db)
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT \(NotificationTable.selection), \(columns)
+            SELECT \(try NotificationTable.selection(in: db)), \(columns)
             FROM delivery AS d JOIN notification AS n ON n.id = d.notification_id LEFT JOIN alert AS a ON a.id = n.id
             WHERE \(clause)
             ORDER BY n.time, n.rowid, d.rowid

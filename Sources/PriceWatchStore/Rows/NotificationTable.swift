@@ -16,6 +16,11 @@ enum NotificationTable {
     /// the alert columns (`alert` aliased `a`, LEFT JOINed on the id), in the order
     /// ``decode(_:at:path:)`` reads them.
     static let selection = "n.id, n.kind, n.time, n.body, \(AlertTable.selection)"
+
+    /// ``selection`` for a file that may predate the migration `alert-series`.
+    static func selection(in db: Database) throws -> String {
+        "n.id, n.kind, n.time, n.body, \(try AlertTable.selection(in: db))"
+    }
     /// How many columns ``selection`` has.
     static let columnCount = 4 + AlertTable.columnCount
 

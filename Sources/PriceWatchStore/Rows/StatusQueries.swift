@@ -31,7 +31,7 @@ enum StatusQueries {
         let key = try deliveryKey(in: db)
         let columns = try DeliveryTable.readSelection(in: db)
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT \(AlertTable.selection), \(columns)
+            SELECT \(try AlertTable.selection(in: db)), \(columns)
             FROM alert AS a \(join) delivery AS d ON d.\(key) = a.id
             \(filter)
             ORDER BY a.time, a.rowid, d.rowid
@@ -44,7 +44,7 @@ enum StatusQueries {
         let key = try deliveryKey(in: db)
         let columns = try DeliveryTable.readSelection(in: db)
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT \(AlertTable.selection), \(columns)
+            SELECT \(try AlertTable.selection(in: db)), \(columns)
             FROM alert AS a LEFT JOIN delivery AS d ON d.\(key) = a.id
             WHERE a.rowid IN (
                 SELECT (SELECT b.rowid FROM alert AS b WHERE b.rule = g.rule AND b.symbol = g.symbol

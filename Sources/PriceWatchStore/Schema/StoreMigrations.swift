@@ -46,7 +46,8 @@ import GRDB
 ///   deliveries) with the alert.
 ///
 /// The migration `silences` (operator silences, the delivery status `silenced`) is described
-/// in `SilencesMigration`.
+/// in `SilencesMigration`; `alert-series` (a technical rule's series on its alerts) in
+/// `AlertSeriesMigration`.
 ///
 /// The SQL needs SQLite 3.24 or later (`ON CONFLICT ... DO NOTHING/UPDATE`).
 enum StoreMigrations {
@@ -64,6 +65,7 @@ enum StoreMigrations {
         // Rebuilds `delivery` (its status CHECK gains `silenced`): checked once, at the end.
         migrator.registerMigration("silences", foreignKeyChecks: .deferred, migrate: SilencesMigration.migrate)
         migrator.registerMigration("quiet-hold", foreignKeyChecks: .immediate, migrate: QuietHoldMigration.migrate)
+        migrator.registerMigration("alert-series", foreignKeyChecks: .immediate, migrate: AlertSeriesMigration.migrate)
         return migrator
     }()
 
