@@ -58,6 +58,12 @@ import Testing
             """)
         let minute = { (index: Int64, second: Int64) in base + (30 + index) * 60_000 + second * 1_000 }
 
+        // Before any history: the rule is warming up.
+        let before = try CommandRunner.run(["rules", "--config", "pricewatch.toml"], in: directory.path)
+        #expect(before.status == 0, "\(before.standardError)")
+        #expect(before.outputLines.contains { $0.contains("btc-above-sma") && $0.contains("warming up: 0 of 5 bars") },
+                "\(before.outputLines)")
+
         // Warm-up: the 30 klines are fetched once; the rule is evaluated from the first bar on.
         ticker.set("90", at: minute(0, 10))
         var daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
@@ -77,6 +83,13 @@ import Testing
         #expect((first["level_value"] as? NSNumber)?.doubleValue == 101.2)
         #expect((first["of_value"] as? NSNumber)?.doubleValue == 110)
         #expect(server.requests(path: "/api/v3/klines").count == 1)
+        // `rules` reads the same bars from the state file: the series' values at the newest bar.
+        let status = try CommandRunner.run(["rules", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        let rule = try #require(try JSONSerialization.jsonObject(with: Data((status.outputLines.first ?? "").utf8)) as? [String: Any])
+        #expect(rule["state"] as? String == "fired")
+        #expect((rule["bars"] as? Int).map { $0 >= 5 } == true)
+        #expect((rule["sma(5)"] as? NSNumber)?.doubleValue == 101.2)
+        #expect((rule["price"] as? NSNumber)?.doubleValue == 110)
 
         // A restart: bars from the state file (no klines request), the same bar again fires
         // nothing; 95, below its average of 99.6, re-arms the rule, and 130 (average 105.2) fires.

@@ -26,12 +26,15 @@ public enum ReadRuleStatus {
         var states: [RuleStateKey: StoredRuleState] = [:]
         var quotes: [ProviderSymbol: HistoryPoint] = [:]
         var alerts: [RuleStateKey: AlertRecord] = [:]
+        var snapshots: [RuleStateKey: SeriesSnapshot] = [:]
         if FileManager.default.fileExists(atPath: configuration.statePath) {
             do {
                 let store = try SQLiteAlertStore.openReadOnly(path: configuration.statePath)
                 states = try await store.ruleStates()
                 quotes = try await store.latestQuotes()
                 alerts = try await store.lastAlerts()
+                snapshots = try await seriesSnapshots(of: configuration, history: store, configPath: configPath,
+                                                      environment: environment, now: now)
                 try store.close()
             } catch {
                 return .failed("\(error)")
@@ -48,9 +51,41 @@ public enum ReadRuleStatus {
                     state: RuleStatus.state(of: rule, stored: states[key], now: now),
                     lastPrice: rule.provider.flatMap { quotes[ProviderSymbol(provider: $0, symbol: symbol)] },
                     lastAlert: record?.alert, lastAlertDeliveries: record?.deliveries.map(\.status) ?? []))
+                if let series = rule.series {
+                    statuses[statuses.count - 1].series = snapshots[key]
+                        ?? SeriesSnapshot(condition: series, bars: [])
+                }
             }
         }
         return .read(statuses)
+    }
+
+    /// Each technical rule's bars over the stored candles, grouped as the daemon groups them
+    /// (the same alignment and trading calendars), for the warm-up and the series' values.
+    static func seriesSnapshots(of configuration: Configuration, history: any PriceHistoryReader, configPath: String,
+                                environment: [String: String], now: Timestamp) async throws -> [RuleStateKey: SeriesSnapshot] {
+        let technical = configuration.rules.filter { $0.series != nil }
+        guard !technical.isEmpty else { return [:] }
+        let markets = MarketCalendarsLoader.load(configPath: configPath, environment: environment).0
+        var snapshots: [RuleStateKey: SeriesSnapshot] = [:]
+        for rule in technical {
+            guard let series = rule.series else { continue }
+            for symbol in rule.symbols {
+                let needed = series.warmUpBars + 1
+                let from = Timestamp(milliseconds: now.milliseconds &- BarHistory.lookBack(bars: needed, timeframe: series.timeframe))
+                let candles = try await history.candles(symbol: symbol, interval: BarHistory.candleInterval(for: series.timeframe),
+                                                        from: from, to: Timestamp(milliseconds: now.milliseconds &+ 60_000))
+                let market = (rule.market ?? markets.market(ofSymbol: symbol, exchange: nil)).flatMap {
+                    markets.timeZone(of: $0) == nil ? nil : $0
+                }
+                let bars = BarHistory.bars(from: candles, timeframe: series.timeframe, limit: needed) { time in
+                    guard let market else { return .unknownMarket }
+                    return markets.regularSessionOpen(of: market, at: time).map { .inSession(open: $0) } ?? .outsideSession
+                }
+                snapshots[RuleStateKey(rule: rule.id, symbol: symbol)] = SeriesSnapshot(condition: series, bars: bars)
+            }
+        }
+        return snapshots
     }
 
     /// The sink names of the configuration at `configPath`, read without rules or secrets (for

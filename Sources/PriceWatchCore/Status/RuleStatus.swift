@@ -52,6 +52,8 @@ public struct RuleStatus: Sendable, Hashable {
     public var lastAlert: Alert?
     /// The delivery states of ``lastAlert`` (`delivered`, `pending`, `dead`), one per sink.
     public var lastAlertDeliveries: [Delivery.Status]
+    /// A technical rule's bars and series values over the stored history (nil for a price rule).
+    public var series: SeriesSnapshot?
 
     public init(rule: String, symbol: String, provider: String?, condition: String, state: State,
                 lastPrice: HistoryPoint?, lastAlert: Alert?, lastAlertDeliveries: [Delivery.Status] = []) {
@@ -63,6 +65,13 @@ public struct RuleStatus: Sendable, Hashable {
         self.lastPrice = lastPrice
         self.lastAlert = lastAlert
         self.lastAlertDeliveries = lastAlertDeliveries
+    }
+
+    /// The state column: a technical rule still warming up says so (`warming up: 37 of 200
+    /// bars`) in place of `armed`.
+    public func stateText(zone: TimeZone?) -> String {
+        if state == .armed, let series, series.isWarmingUp { return series.text }
+        return state.text(zone: zone)
     }
 
     /// The state of `rule` for one symbol given its stored state (nil when none is stored) at
@@ -99,7 +108,7 @@ public struct RuleStatus: Sendable, Hashable {
 
     /// This status as a row of the text table, times in `zone` (nil: RFC 3339 in UTC).
     public func row(zone: TimeZone?) -> [String] {
-        [rule, symbol, state.text(zone: zone),
+        [rule, symbol, stateText(zone: zone),
          lastPrice?.price.formatted(minimumFractionDigits: 2) ?? "-", lastPrice.map { LocalTimeText.stamp($0.time, zone: zone) } ?? "-",
          lastAlert.map { LocalTimeText.stamp($0.time, zone: zone) } ?? "-", lastAlert == nil ? "-" : lastAlertDeliveryText]
     }
@@ -107,14 +116,15 @@ public struct RuleStatus: Sendable, Hashable {
     /// One JSON object: `rule`, `symbol`, `provider`, `condition`, `state` (armed, fired,
     /// cooling down, expired, disabled), `cooldown_until`, `last_price`, `last_price_time`,
     /// `last_alert_id`, `last_alert_time`, `last_alert_price`, `last_alert_delivery`; null where
-    /// there is nothing.
+    /// there is nothing; for a technical rule also `bars`, `bars_needed` and each series'
+    /// value by its name (`"sma(50)":171.2`), and the state `warming up` while it is.
     public var jsonLine: String {
         var json = JSONWriter()
         json.string("rule", rule)
         json.string("symbol", symbol)
         json.string("provider", provider)
         json.string("condition", condition)
-        json.string("state", state.name)
+        json.string("state", state == .armed && series?.isWarmingUp == true ? "warming up" : state.name)
         if case .coolingDown(let until) = state { json.time("cooldown_until", until) } else { json.time("cooldown_until", nil) }
         json.number("last_price", lastPrice?.price)
         json.time("last_price_time", lastPrice?.time)
@@ -122,6 +132,11 @@ public struct RuleStatus: Sendable, Hashable {
         json.time("last_alert_time", lastAlert?.time)
         json.number("last_alert_price", lastAlert?.price)
         json.string("last_alert_delivery", lastAlert == nil ? nil : lastAlertDeliveryText)
+        if let series {
+            json.integer("bars", series.bars)
+            json.integer("bars_needed", series.needed)
+            for value in series.values { json.number(value.series, value.value) }
+        }
         return json.result
     }
 }
