@@ -146,13 +146,14 @@ public struct PriceSeriesReader {
         guard columns.symbol >= 0, columns.time >= 0, columns.price >= 0 else { return }
         let symbolField = fields[columns.symbol]
         let symbol = symbolField.text
-        guard !symbol.isEmpty, !symbol.contains(where: { $0 == " " || $0 == "\t" }) else {
-            error("expected a symbol, found '\(symbol)'", column: symbolField.column)
+        // A symbol is printed in alert lines, tables and messages: no blank, no control character.
+        guard !symbol.isEmpty, !symbol.contains(where: { $0 == " " || $0 == "\t" }), !ControlCharacters.contains(symbol) else {
+            error("expected a symbol without blanks or control characters, found '\(ControlCharacters.shortened(symbol))'", column: symbolField.column)
             return
         }
         let timeField = fields[columns.time]
         guard let time = timeField.withBytes({ Timestamp.parse($0) }) else {
-            error("symbol \(symbol): expected a time as RFC 3339 (2024-10-02T13:30:00Z), unix seconds or a date (2024-10-02), found '\(timeField.text)'",
+            error("symbol \(symbol): expected a time as RFC 3339 (2024-10-02T13:30:00Z), unix seconds or a date (2024-10-02), found '\(ControlCharacters.shortened(timeField.text))'",
                   column: timeField.column)
             return
         }
@@ -182,7 +183,12 @@ public struct PriceSeriesReader {
         }
         var currency: Int32 = -1
         if columns.currency >= 0 {
-            let text = fields[columns.currency].text
+            let field = fields[columns.currency]
+            let text = field.text
+            if ControlCharacters.contains(text) {
+                error("symbol \(symbol): currency: expected a currency code, found '\(ControlCharacters.shortened(text))'", column: field.column)
+                return
+            }
             if !text.isEmpty {
                 if let known = currencyIndex[text] {
                     currency = known
