@@ -167,7 +167,8 @@ public enum Daemon {
                                                markets: markets, history: candles,
                                                configuration: { await evaluator.currentConfiguration },
                                                wallClock: wallClock)
-            let silences = DaemonSilenceAdministration(configPath: configPath, wallClock: wallClock)
+            let silences = DaemonSilenceAdministration(configPath: configPath, wallClock: wallClock,
+                                                       configuration: { await evaluator.currentConfiguration })
             httpServices = [.init(service: HTTPEndpoint(settings: httpSettings, source: source, live: liveQuotes, exporter: exporter,
                                                         silences: silences, inheritedSocket: inheritedSocket, logger: logger),
                                   serviceName: "http")]
