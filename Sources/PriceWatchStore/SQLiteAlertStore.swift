@@ -40,11 +40,15 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     /// Call it at startup: it blocks while the file is opened and migrated. A file written by a
     /// newer version (one that records schema migrations this version does not know) is
     /// refused with ``StoreError/newerVersion(path:unknownMigrations:)`` before anything is
-    /// written to it.
+    /// written to it; so are a damaged file (``StoreError/corrupted(path:operation:reason:)``,
+    /// found by `PRAGMA quick_check` on a read-only connection) and another program's database
+    /// (``StoreError/foreign(path:tables:)``: tables, but no pricewatch schema), which is
+    /// never taken over.
     ///
     /// - Throws: ``StoreError/cannotOpen(path:reason:)``, e.g.
     ///   `state database /var/lib/pricewatch/pricewatch.db: cannot open: unable to open database file`,
-    ///   or ``StoreError/newerVersion(path:unknownMigrations:)``.
+    ///   ``StoreError/newerVersion(path:unknownMigrations:)``, ``StoreError/corrupted(path:operation:reason:)``,
+    ///   ``StoreError/foreign(path:tables:)``, ``StoreError/emptied(path:)``.
     public static func open(path: String) throws -> SQLiteAlertStore {
         guard !path.isEmpty else { throw StoreError.cannotOpen(path: path, reason: "no path given") }
         do {
@@ -58,7 +62,8 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         case 0?:
             throw StoreError.emptied(path: path)
         default:
-            break
+            // Before anything writes to it (opening the pool alone switches it to WAL).
+            try checkExisting(path: path)
         }
         let pool: DatabasePool
         do {
@@ -67,7 +72,6 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
             throw openingError(error, path: path)
         }
         do {
-            try checkIntegrity(pool, path: path)
             try migrate(pool, path: path)
         } catch {
             try? pool.close()
@@ -95,6 +99,37 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
             StateFile.remove(temporary)
             throw StoreError.cannotOpen(path: path, reason: "creating the file: \(failure)")
         }
+    }
+
+    /// Checks an existing file through a read-only connection that changes nothing: damage
+    /// (``checkIntegrity(_:path:)``), then another program's database
+    /// (``StoreError/foreign(path:tables:)``), so neither is ever written to.
+    static func checkExisting(path: String) throws {
+        var configuration = configuration()
+        configuration.readonly = true
+        let queue: DatabaseQueue
+        do {
+            queue = try openReadOnlyQueue(path: path, configuration: configuration)
+        } catch {
+            throw openingError(error, path: path)
+        }
+        defer { try? queue.close() }
+        try checkIntegrity(queue, path: path)
+        let tables: [String]?
+        do {
+            tables = try queue.read { db in try foreignTables(db) }
+        } catch {
+            throw openingError(error, path: path)
+        }
+        if let tables { throw StoreError.foreign(path: path, tables: tables) }
+    }
+
+    /// The first tables of a database that has tables but no pricewatch schema (no `v1`
+    /// migration recorded); nil for a pricewatch database or one without any table.
+    static func foreignTables(_ db: Database) throws -> [String]? {
+        guard try !StoreMigrations.migrator.appliedIdentifiers(db).contains("v1") else { return nil }
+        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name LIMIT 6")
+        return names.isEmpty ? nil : names
     }
 
     /// `PRAGMA quick_check` (every page and index entry, without comparing index contents to
@@ -145,6 +180,7 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
             throw openingError(error, path: path)
         }
         guard unknown.isEmpty else { throw StoreError.newerVersion(path: path, unknownMigrations: unknown) }
+        if let tables = try? queue.read({ db in try foreignTables(db) }) { throw StoreError.foreign(path: path, tables: tables) }
         guard applied.contains("v1") else {
             throw StoreError.cannotOpen(path: path, reason: "not a pricewatch state database (no schema)")
         }

@@ -28,6 +28,7 @@ public enum StateInspection {
             return try queue.read { db in
                 let unknown = try StoreMigrations.unknownMigrations(in: db)
                 guard unknown.isEmpty else { return .unusable(.newerVersion(path: path, unknownMigrations: unknown)) }
+                if let tables = try SQLiteAlertStore.foreignTables(db) { return .unusable(.foreign(path: path, tables: tables)) }
                 guard try StoreMigrations.migrator.appliedIdentifiers(db).contains("v1") else {
                     return .unusable(.cannotOpen(path: path, reason: "not a pricewatch state database (no schema)"))
                 }
