@@ -28,10 +28,18 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     /// The database file, or `:memory:` for an in-memory store. Every ``StoreError`` names it.
     public let path: String
     private let writer: any DatabaseWriter
+    /// Told of every error that makes the state unusable, from the store's own read and write
+    /// path (``open(path:onUnusable:)``).
+    private let onUnusable: UnusableStateHandler?
 
-    private init(path: String, writer: any DatabaseWriter) {
+    /// Called with each ``StoreError`` that makes the state unusable
+    /// (``StoreError/makesTheStateUnusable``), before the operation throws it.
+    public typealias UnusableStateHandler = @Sendable (StoreError) -> Void
+
+    private init(path: String, writer: any DatabaseWriter, onUnusable: UnusableStateHandler? = nil) {
         self.path = path
         self.writer = writer
+        self.onUnusable = onUnusable
     }
 
     /// Opens the database file at `path`, creating it and its parent directory when missing,
@@ -49,7 +57,12 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     ///   `state database /var/lib/pricewatch/pricewatch.db: cannot open: unable to open database file`,
     ///   ``StoreError/newerVersion(path:unknownMigrations:)``, ``StoreError/corrupted(path:operation:reason:)``,
     ///   ``StoreError/foreign(path:tables:)``, ``StoreError/emptied(path:)``.
-    public static func open(path: String) throws -> SQLiteAlertStore {
+    ///
+    /// - Parameter onUnusable: told of every error of a later operation that makes the state
+    ///   unusable (damage SQLite finds while the daemon runs), whichever role of the store the
+    ///   caller holds: no reader can keep such an error to itself. Errors of the opening itself
+    ///   are thrown, not reported.
+    public static func open(path: String, onUnusable: UnusableStateHandler? = nil) throws -> SQLiteAlertStore {
         guard !path.isEmpty else { throw StoreError.cannotOpen(path: path, reason: "no path given") }
         do {
             try ParentDirectory.create(for: path)
@@ -77,7 +90,7 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
             try? pool.close()
             throw error
         }
-        return SQLiteAlertStore(path: path, writer: pool)
+        return SQLiteAlertStore(path: path, writer: pool, onUnusable: onUnusable)
     }
 
     /// Writes a new file with the current schema under a temporary name, then renames it into
@@ -495,11 +508,13 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         }
     }
 
+    // Every operation of every role goes through `read` or `write`: the one place where an
+    // error that makes the state unusable is reported.
     func read<T: Sendable>(_ operation: String, _ body: @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await writer.read(body)
         } catch {
-            throw translate(error, operation: operation)
+            throw reported(translate(error, operation: operation))
         }
     }
 
@@ -507,8 +522,14 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         do {
             return try await writer.write(body)
         } catch {
-            throw translate(error, operation: operation)
+            throw reported(translate(error, operation: operation))
         }
+    }
+
+    /// `error`, after telling ``onUnusable`` when it makes the state unusable.
+    func reported(_ error: any Error) -> any Error {
+        if let error = error as? StoreError, error.makesTheStateUnusable { onUnusable?(error) }
+        return error
     }
 
     /// Adds the path and the operation to an error; cancellation stays cancellation.
