@@ -31,15 +31,20 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     /// Told of every error that makes the state unusable, from the store's own read and write
     /// path (``open(path:onUnusable:)``).
     private let onUnusable: UnusableStateHandler?
+    /// The file opened (nil in memory, or when it could not be examined): writes check that
+    /// the path still names it.
+    private let identity: StateFile.Identity?
 
     /// Called with each ``StoreError`` that makes the state unusable
     /// (``StoreError/makesTheStateUnusable``), before the operation throws it.
     public typealias UnusableStateHandler = @Sendable (StoreError) -> Void
 
-    private init(path: String, writer: any DatabaseWriter, onUnusable: UnusableStateHandler? = nil) {
+    private init(path: String, writer: any DatabaseWriter, onUnusable: UnusableStateHandler? = nil,
+                 identity: StateFile.Identity? = nil) {
         self.path = path
         self.writer = writer
         self.onUnusable = onUnusable
+        self.identity = identity
     }
 
     /// Opens the database file at `path`, creating it and its parent directory when missing,
@@ -70,6 +75,8 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
             throw StoreError.cannotOpen(path: path, reason: error.description)
         }
         switch StateFile.size(path) {
+        case nil where StateFile.hasMarker(path):
+            throw StoreError.deleted(path: path, whileOpen: false)
         case nil:
             try createNew(path: path)
         case 0?:
@@ -90,7 +97,8 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
             try? pool.close()
             throw error
         }
-        return SQLiteAlertStore(path: path, writer: pool, onUnusable: onUnusable)
+        StateFile.writeMarker(path)
+        return SQLiteAlertStore(path: path, writer: pool, onUnusable: onUnusable, identity: StateFile.identity(path))
     }
 
     /// Writes a new file with the current schema under a temporary name, then renames it into
@@ -177,6 +185,7 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     public static func openReadOnly(path: String) throws -> SQLiteAlertStore {
         guard !path.isEmpty else { throw StoreError.cannotOpen(path: path, reason: "no path given") }
         guard ParentDirectory.fileExists(path) else {
+            if StateFile.hasMarker(path) { throw StoreError.deleted(path: path, whileOpen: false) }
             throw StoreError.cannotOpen(path: path, reason: "no such file (the daemon creates it when it first starts)")
         }
         guard StateFile.size(path) != 0 else { throw StoreError.emptied(path: path) }
@@ -519,11 +528,22 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     }
 
     func write<T: Sendable>(_ operation: String, _ body: @Sendable (Database) throws -> T) async throws -> T {
+        // What is written to a file the path no longer names is lost at the next start.
+        try verifyFile()
         do {
             return try await writer.write(body)
         } catch {
             throw reported(translate(error, operation: operation))
         }
+    }
+
+    /// Throws (and reports) ``StoreError/deleted(path:whileOpen:)`` or
+    /// ``StoreError/replaced(path:)`` when the path no longer names the file this store opened:
+    /// one `stat(2)`, done before every write and on the housekeeping beat.
+    public func verifyFile() throws {
+        guard let identity else { return }
+        guard let now = StateFile.identity(path) else { throw reported(StoreError.deleted(path: path, whileOpen: true)) }
+        if now != identity { throw reported(StoreError.replaced(path: path)) }
     }
 
     /// `error`, after telling ``onUnusable`` when it makes the state unusable.

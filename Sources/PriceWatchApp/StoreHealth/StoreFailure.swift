@@ -26,6 +26,8 @@ enum StoreFailure {
         case .emptied: "empty file"
         case .newerVersion: "written by a newer pricewatch"
         case .foreign: "not a pricewatch database"
+        case .deleted: "deleted"
+        case .replaced: "replaced"
         default: "\(error)"
         }
     }
