@@ -80,24 +80,25 @@ public enum Daemon {
         let metrics = exporter.map { DaemonMetrics(factory: $0.factory) }
         if let metrics { setup = measured(setup, metrics: metrics) }
         startupProgress()
+        // Every operation of the store reports damage here, whoever calls it: a damaged file
+        // stops the daemon (StoreFaultService).
+        let faults = StoreFaults()
         let store: SQLiteAlertStore
         do {
-            store = try SQLiteAlertStore.open(path: setup.configuration.statePath)
+            store = try SQLiteAlertStore.open(path: setup.configuration.statePath, onUnusable: faults.report)
         } catch {
             if let unusable = StoreFailure.unusable(error) { return StoreFailure.stop(unusable, notifier: notifier, logger: logger) }
             logger.critical("\(error)")
             return 1
         }
-        // Every use of the store goes through the watch: a damaged file stops the daemon.
-        let watchedStore = StoreFaultWatch(store)
         let clock = ContinuousClock()
         let wallClock: @Sendable () -> Timestamp = { Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
         let doorbell = Doorbell()
         let evaluator: RuleEvaluator
         do {
-            evaluator = try await RuleEvaluator(configuration: setup.configuration, store: watchedStore, doorbell: doorbell,
+            evaluator = try await RuleEvaluator(configuration: setup.configuration, store: store, doorbell: doorbell,
                                                 logger: logger, now: wallClock(), metrics: metrics ?? .disabled,
-                                                marketHours: markets, priceHistory: watchedStore.watching(store))
+                                                marketHours: markets, priceHistory: store)
         } catch {
             if let unusable = StoreFailure.unusable(error) { return StoreFailure.stop(unusable, notifier: notifier, logger: logger) }
             logger.critical("could not load state from \(setup.configuration.statePath): \(error)")
@@ -105,15 +106,14 @@ public enum Daemon {
         }
         let sinkRegistry = SinkRegistry(setup.sinks, configuration: setup.configuration.sinks)
         sinkRegistry.setUrgentRules(Set(setup.configuration.rules.filter(\.urgent).map(\.id)))
-        let dispatcher = DeliveryDispatcher(store: watchedStore, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
+        let dispatcher = DeliveryDispatcher(store: store, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
                                             wallClock: wallClock, logger: logger,
-                                            // The SQLite store itself: `DaemonStore` (the fault watch) has no silences role.
                                             silenceGate: SilenceGate(store: store, logger: logger))
         startupProgress()
         let baseObserver = observer ?? SystemdObserver(
             notifier: notifier, watchdogPeriod: watchdogPeriod, logger: logger,
             pendingDeliveries: {
-                try? await watchedStore.pendingDeliveryCount()
+                try? await store.pendingDeliveryCount()
             })
         // With the HTTP endpoint: liveness for /healthz, and the dashboard's live quotes.
         let liveness = DaemonLiveness()
@@ -121,21 +121,21 @@ public enum Daemon {
             : LivenessObserver(wrapping: baseObserver, liveness: liveness, wallClock: wallClock)
         let liveQuotes = LiveQuotes()
         let httpConsumers: [any QuoteConsumer] = httpSettings == nil ? [] : [PollMetricsConsumer(metrics: metrics ?? .disabled), liveQuotes]
-        let housekeeping = Housekeeping(store: watchedStore, configuration: { await evaluator.currentConfiguration },
+        let housekeeping = Housekeeping(store: store, configuration: { await evaluator.currentConfiguration },
                                         wallClock: wallClock, logger: logger)
         // Price history: recorded from every poll, pruned by its own job (docs/history.md).
-        let candles = watchedStore.watching(store)
+        let candles: any CandleStore = store
         alertCharts.attach(candles)
         let historyRetention = HistoryRetention(store: candles, configuration: { await evaluator.currentConfiguration },
                                                 wallClock: wallClock, logger: logger)
         // Digests (docs/digests.md): one job per [[digest]]; their schedules are read here, at start.
         let digests = DigestJobs(
-            builder: DigestBuilder(history: candles, alerts: watchedStore, marketHours: markets, renderer: CairoChartRenderer(),
+            builder: DigestBuilder(history: candles, alerts: store, marketHours: markets, renderer: CairoChartRenderer(),
                                    sections: [PortfolioDigestSection(portfolios: { await evaluator.currentConfiguration.portfolios }, store: store),
                                               PaperDigestSection(store: store)], logger: logger),
-            outbox: watchedStore, configuration: { await evaluator.currentConfiguration }, wallClock: wallClock, logger: logger)
+            outbox: store, configuration: { await evaluator.currentConfiguration }, wallClock: wallClock, logger: logger)
         let scheduler = JobScheduler(jobs: [housekeeping.job, historyRetention.job] + digests.jobs(for: setup.configuration.digests, marketHours: markets),
-                                     store: watchedStore, clock: clock, wallClock: wallClock, logger: logger)
+                                     store: store, clock: clock, wallClock: wallClock, logger: logger)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloadRequests = AsyncStream<Void> { continuation in
             let task = Task {
@@ -169,7 +169,8 @@ public enum Daemon {
                                                markets: markets, history: candles,
                                                configuration: { await evaluator.currentConfiguration },
                                                wallClock: wallClock)
-            let silences = DaemonSilenceAdministration(configPath: configPath, wallClock: wallClock)
+            let silences = DaemonSilenceAdministration(configPath: configPath, wallClock: wallClock,
+                                                       configuration: { await evaluator.currentConfiguration })
             httpServices = [.init(service: HTTPEndpoint(settings: httpSettings, source: source, live: liveQuotes, exporter: exporter,
                                                         silences: silences, inheritedSocket: inheritedSocket, logger: logger),
                                   serviceName: "http")]
@@ -186,7 +187,7 @@ public enum Daemon {
                 .init(service: SchedulerService(scheduler: scheduler), serviceName: "scheduler"),
                 .init(service: polling, serviceName: "polling"),
                 .init(service: warmUp, serviceName: "warm-up"),
-                .init(service: StoreFaultService(watch: watchedStore), successTerminationBehavior: .ignore, serviceName: "store-faults"),
+                .init(service: StoreFaultService(faults: faults), successTerminationBehavior: .ignore, serviceName: "store-faults"),
             ] + httpServices + [
                 // Last, so it hears of shutdown first: STOPPING=1 at once, and a reload in
                 // progress is abandoned.

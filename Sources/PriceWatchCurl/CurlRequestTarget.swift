@@ -29,8 +29,9 @@ struct CurlRequestTarget: Sendable {
             }
         }
         self.scheme = scheme
-        let fallback = String(url.prefix { $0 != "?" && $0 != "#" && $0 != "@" }.prefix(200))
-        description = Self.redact(shown ?? fallback, redactions)
+        // Redacted before the fallback is cut: a cut across a secret would leave its start.
+        let fallback = String(Self.redact(String(url.prefix { $0 != "?" && $0 != "#" && $0 != "@" }), redactions).prefix(200))
+        description = shown.map { Self.redact($0, redactions) } ?? fallback
     }
 
     /// `text` with every non-empty redaction replaced by `<redacted>`.

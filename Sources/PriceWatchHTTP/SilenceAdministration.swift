@@ -20,4 +20,7 @@ public protocol SilenceAdministration: Sendable {
     func active(at now: Timestamp) async throws -> [Silence]
     /// Ends the silence `id` at `now`; nil when no silence has that id.
     func expire(id: String, at now: Timestamp) async throws -> Silence?
+    /// Why `target` matches nothing in the running configuration (no rule has the id, no rule
+    /// watches the symbol), for the answer to say so; nil when some rule matches it.
+    func unmatched(_ target: Silence.Target) async -> String?
 }

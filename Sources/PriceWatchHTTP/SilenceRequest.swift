@@ -4,7 +4,9 @@ import PriceWatchCore
 /// The body of `POST /api/silences`, read strictly: a JSON object with `rule` or `symbol` (one
 /// of them), `for` (a duration: `2h`) or `until` (RFC 3339; forms without an offset are read
 /// in UTC), and an optional `comment`. Any other member is an error, so a misspelt key never
-/// silently makes a longer or wider silence than meant.
+/// silently makes a longer or wider silence than meant; so is a member given twice (JSON
+/// decoders keep one of them silently) and a control character in any member (SQLite would
+/// store a text cut at a NUL, and the command line prints these values on one line).
 struct SilenceRequest: Equatable {
     static let maximumBodyBytes = 4096
     static let maximumCommentLength = 1000
@@ -25,6 +27,9 @@ struct SilenceRequest: Equatable {
             let found = (try? decoder.decode(Member.self, from: Data(body)))?.description ?? "text that is not JSON"
             throw Invalid(description: "expected a JSON object such as \(example), found \(found)")
         }
+        if let repeated = Self.repeatedMember(in: body) {
+            throw Invalid(description: "the member \(ControlCharacters.shown(repeated)) is given more than once; expected each member once")
+        }
         let known: Set<String> = ["rule", "symbol", "for", "until", "comment"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw Invalid(description: "unknown member \"\(unknown)\"; expected rule or symbol, for or until, and comment")
@@ -33,6 +38,9 @@ struct SilenceRequest: Equatable {
             guard let value = object[name] else { return nil }
             guard case .string(let string) = value else {
                 throw Invalid(description: "\(name): expected a string, found \(value)")
+            }
+            guard !ControlCharacters.contains(string) else {
+                throw Invalid(description: "\(name): expected text without control characters, found \(ControlCharacters.shown(string))")
             }
             return string
         }
@@ -71,6 +79,43 @@ struct SilenceRequest: Equatable {
         guard comment.count <= Self.maximumCommentLength else {
             throw Invalid(description: "comment: expected at most \(Self.maximumCommentLength) characters, found \(comment.count)")
         }
+    }
+
+    /// The first name given twice among the members of the top-level object of `body` (a
+    /// valid JSON document), compared after unescaping (`"ru\\u006ce"` is `rule`).
+    static func repeatedMember(in body: [UInt8]) -> String? {
+        var seen = Set<String>()
+        var depth = 0
+        var expectingName = false
+        var index = 0
+        while index < body.count {
+            let byte = body[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                let start = index
+                index += 1
+                while index < body.count, body[index] != UInt8(ascii: "\"") {
+                    if body[index] == UInt8(ascii: "\\") { index += 1 }
+                    index += 1
+                }
+                if depth == 1, expectingName {
+                    expectingName = false
+                    let literal = Data(body[start..<min(index + 1, body.count)])
+                    if let name = try? JSONDecoder().decode(String.self, from: literal), !seen.insert(name).inserted { return name }
+                }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                if depth == 1 { expectingName = byte == UInt8(ascii: "{") }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+            case UInt8(ascii: ","):
+                if depth == 1 { expectingName = true }
+            default:
+                break
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// `SilenceEnd`'s messages name the command line's option (`--for: ...`).

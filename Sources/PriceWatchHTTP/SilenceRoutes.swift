@@ -7,7 +7,9 @@ import PriceWatchCore
 /// Every route needs the bearer token, on loopback too: with no `token` in `[http]` they
 /// answer 403, since anyone on the host could otherwise silence the alerts (the read-only pages
 /// follow the loopback rule instead). Answers are JSON; errors are `{"error": "..."}` with a
-/// message naming the member, what was expected and what was found.
+/// message naming the member, what was expected and what was found. A silence of a rule id or
+/// a symbol that no rule of the running configuration has is stored (the rule may come with a
+/// reload) and its answer carries `"warning": "the silence matches nothing today: ..."`.
 enum SilenceRoutes {
     static func add<Context: RequestContext>(to router: Router<Context>, silences: any SilenceAdministration, tokenConfigured: Bool) {
         let group = router.group("/api/silences")
@@ -33,7 +35,11 @@ enum SilenceRoutes {
             } catch {
                 return json(error: "could not store the silence: \(error)", status: .internalServerError)
             }
-            return json(silence.json(now: now), status: .created)
+            // Accepted all the same: the rule may come with the next reload.
+            guard let unmatched = await silences.unmatched(parsed.target) else { return json(silence.json(now: now), status: .created) }
+            let object = silence.json(now: now)
+            return json(String(object.dropLast()) + ",\"warning\":" + JSONText.string("the silence matches nothing today: \(unmatched)") + "}",
+                        status: .created)
         }
         group.get { _, _ -> Response in
             if let refusal = refusal(tokenConfigured) { return refusal }

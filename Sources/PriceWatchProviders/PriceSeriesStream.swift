@@ -48,10 +48,10 @@ public enum PriceSeriesStream {
         path: String, options: Options = Options(), restart: () -> Void,
         row body: (PriceRow, _ symbols: [String], _ currencies: [String]) -> Void
     ) -> Outcome {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else {
-            let reason = errno == ENOENT ? "no such file" : errno == EACCES ? "permission denied" : String(cString: strerror(errno))
-            return Outcome(diagnostics: [.error("cannot read the price data: \(reason)", path: path)])
+        let descriptor: Int32
+        switch RegularFile.opening(path) {
+        case .success(let opened): descriptor = opened
+        case .failure(let failure): return Outcome(diagnostics: [.error("cannot read the price data: \(failure.reason)", path: path)])
         }
         defer { close(descriptor) }
         var chunk = [UInt8](repeating: 0, count: options.chunkSize)

@@ -28,10 +28,23 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     /// The database file, or `:memory:` for an in-memory store. Every ``StoreError`` names it.
     public let path: String
     private let writer: any DatabaseWriter
+    /// Told of every error that makes the state unusable, from the store's own read and write
+    /// path (``open(path:onUnusable:)``).
+    private let onUnusable: UnusableStateHandler?
+    /// The file opened (nil in memory, or when it could not be examined): writes check that
+    /// the path still names it.
+    private let identity: StateFile.Identity?
 
-    private init(path: String, writer: any DatabaseWriter) {
+    /// Called with each ``StoreError`` that makes the state unusable
+    /// (``StoreError/makesTheStateUnusable``), before the operation throws it.
+    public typealias UnusableStateHandler = @Sendable (StoreError) -> Void
+
+    private init(path: String, writer: any DatabaseWriter, onUnusable: UnusableStateHandler? = nil,
+                 identity: StateFile.Identity? = nil) {
         self.path = path
         self.writer = writer
+        self.onUnusable = onUnusable
+        self.identity = identity
     }
 
     /// Opens the database file at `path`, creating it and its parent directory when missing,
@@ -40,12 +53,21 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     /// Call it at startup: it blocks while the file is opened and migrated. A file written by a
     /// newer version (one that records schema migrations this version does not know) is
     /// refused with ``StoreError/newerVersion(path:unknownMigrations:)`` before anything is
-    /// written to it.
+    /// written to it; so are a damaged file (``StoreError/corrupted(path:operation:reason:)``,
+    /// found by `PRAGMA quick_check` on a read-only connection) and another program's database
+    /// (``StoreError/foreign(path:tables:)``: tables, but no pricewatch schema), which is
+    /// never taken over.
     ///
     /// - Throws: ``StoreError/cannotOpen(path:reason:)``, e.g.
     ///   `state database /var/lib/pricewatch/pricewatch.db: cannot open: unable to open database file`,
-    ///   or ``StoreError/newerVersion(path:unknownMigrations:)``.
-    public static func open(path: String) throws -> SQLiteAlertStore {
+    ///   ``StoreError/newerVersion(path:unknownMigrations:)``, ``StoreError/corrupted(path:operation:reason:)``,
+    ///   ``StoreError/foreign(path:tables:)``, ``StoreError/emptied(path:)``.
+    ///
+    /// - Parameter onUnusable: told of every error of a later operation that makes the state
+    ///   unusable (damage SQLite finds while the daemon runs), whichever role of the store the
+    ///   caller holds: no reader can keep such an error to itself. Errors of the opening itself
+    ///   are thrown, not reported.
+    public static func open(path: String, onUnusable: UnusableStateHandler? = nil) throws -> SQLiteAlertStore {
         guard !path.isEmpty else { throw StoreError.cannotOpen(path: path, reason: "no path given") }
         do {
             try ParentDirectory.create(for: path)
@@ -53,12 +75,15 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
             throw StoreError.cannotOpen(path: path, reason: error.description)
         }
         switch StateFile.size(path) {
+        case nil where StateFile.hasMarker(path):
+            throw StoreError.deleted(path: path, whileOpen: false)
         case nil:
             try createNew(path: path)
         case 0?:
             throw StoreError.emptied(path: path)
         default:
-            break
+            // Before anything writes to it (opening the pool alone switches it to WAL).
+            try checkExisting(path: path)
         }
         let pool: DatabasePool
         do {
@@ -67,13 +92,13 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
             throw openingError(error, path: path)
         }
         do {
-            try checkIntegrity(pool, path: path)
             try migrate(pool, path: path)
         } catch {
             try? pool.close()
             throw error
         }
-        return SQLiteAlertStore(path: path, writer: pool)
+        StateFile.writeMarker(path)
+        return SQLiteAlertStore(path: path, writer: pool, onUnusable: onUnusable, identity: StateFile.identity(path))
     }
 
     /// Writes a new file with the current schema under a temporary name, then renames it into
@@ -95,6 +120,37 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
             StateFile.remove(temporary)
             throw StoreError.cannotOpen(path: path, reason: "creating the file: \(failure)")
         }
+    }
+
+    /// Checks an existing file through a read-only connection that changes nothing: damage
+    /// (``checkIntegrity(_:path:)``), then another program's database
+    /// (``StoreError/foreign(path:tables:)``), so neither is ever written to.
+    static func checkExisting(path: String) throws {
+        var configuration = configuration()
+        configuration.readonly = true
+        let queue: DatabaseQueue
+        do {
+            queue = try openReadOnlyQueue(path: path, configuration: configuration)
+        } catch {
+            throw openingError(error, path: path)
+        }
+        defer { try? queue.close() }
+        try checkIntegrity(queue, path: path)
+        let tables: [String]?
+        do {
+            tables = try queue.read { db in try foreignTables(db) }
+        } catch {
+            throw openingError(error, path: path)
+        }
+        if let tables { throw StoreError.foreign(path: path, tables: tables) }
+    }
+
+    /// The first tables of a database that has tables but no pricewatch schema (no `v1`
+    /// migration recorded); nil for a pricewatch database or one without any table.
+    static func foreignTables(_ db: Database) throws -> [String]? {
+        guard try !StoreMigrations.migrator.appliedIdentifiers(db).contains("v1") else { return nil }
+        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name LIMIT 6")
+        return names.isEmpty ? nil : names
     }
 
     /// `PRAGMA quick_check` (every page and index entry, without comparing index contents to
@@ -129,6 +185,7 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     public static func openReadOnly(path: String) throws -> SQLiteAlertStore {
         guard !path.isEmpty else { throw StoreError.cannotOpen(path: path, reason: "no path given") }
         guard ParentDirectory.fileExists(path) else {
+            if StateFile.hasMarker(path) { throw StoreError.deleted(path: path, whileOpen: false) }
             throw StoreError.cannotOpen(path: path, reason: "no such file (the daemon creates it when it first starts)")
         }
         guard StateFile.size(path) != 0 else { throw StoreError.emptied(path: path) }
@@ -145,6 +202,7 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
             throw openingError(error, path: path)
         }
         guard unknown.isEmpty else { throw StoreError.newerVersion(path: path, unknownMigrations: unknown) }
+        if let tables = try? queue.read({ db in try foreignTables(db) }) { throw StoreError.foreign(path: path, tables: tables) }
         guard applied.contains("v1") else {
             throw StoreError.cannotOpen(path: path, reason: "not a pricewatch state database (no schema)")
         }
@@ -459,20 +517,39 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         }
     }
 
+    // Every operation of every role goes through `read` or `write`: the one place where an
+    // error that makes the state unusable is reported.
     func read<T: Sendable>(_ operation: String, _ body: @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await writer.read(body)
         } catch {
-            throw translate(error, operation: operation)
+            throw reported(translate(error, operation: operation))
         }
     }
 
     func write<T: Sendable>(_ operation: String, _ body: @Sendable (Database) throws -> T) async throws -> T {
+        // What is written to a file the path no longer names is lost at the next start.
+        try verifyFile()
         do {
             return try await writer.write(body)
         } catch {
-            throw translate(error, operation: operation)
+            throw reported(translate(error, operation: operation))
         }
+    }
+
+    /// Throws (and reports) ``StoreError/deleted(path:whileOpen:)`` or
+    /// ``StoreError/replaced(path:)`` when the path no longer names the file this store opened:
+    /// one `stat(2)`, done before every write and on the housekeeping beat.
+    public func verifyFile() throws {
+        guard let identity else { return }
+        guard let now = StateFile.identity(path) else { throw reported(StoreError.deleted(path: path, whileOpen: true)) }
+        if now != identity { throw reported(StoreError.replaced(path: path)) }
+    }
+
+    /// `error`, after telling ``onUnusable`` when it makes the state unusable.
+    func reported(_ error: any Error) -> any Error {
+        if let error = error as? StoreError, error.makesTheStateUnusable { onUnusable?(error) }
+        return error
     }
 
     /// Adds the path and the operation to an error; cancellation stays cancellation.

@@ -5,7 +5,7 @@ import GRDB
 public enum StateInspection {
     /// What the inspection found.
     public enum Verdict: Sendable, Hashable {
-        /// No file yet: the daemon creates it at its first start.
+        /// No file yet (and no marker of an earlier one): the daemon creates it at its first start.
         case absent
         /// A usable state database, with what it holds.
         case usable(StoreCounts)
@@ -17,7 +17,10 @@ public enum StateInspection {
     /// Inspects the file at `path`: its size, then `PRAGMA quick_check` over every page, then its
     /// schema, then its row counts. Blocks while it reads the file.
     public static func inspect(path: String) -> Verdict {
-        guard let size = StateFile.size(path) else { return .absent }
+        guard let size = StateFile.size(path) else {
+            // Missing beside its marker: a lost state, not a first start.
+            return StateFile.hasMarker(path) ? .unusable(.deleted(path: path, whileOpen: false)) : .absent
+        }
         guard size > 0 else { return .unusable(.emptied(path: path)) }
         var configuration = SQLiteAlertStore.configuration()
         configuration.readonly = true
@@ -28,6 +31,7 @@ public enum StateInspection {
             return try queue.read { db in
                 let unknown = try StoreMigrations.unknownMigrations(in: db)
                 guard unknown.isEmpty else { return .unusable(.newerVersion(path: path, unknownMigrations: unknown)) }
+                if let tables = try SQLiteAlertStore.foreignTables(db) { return .unusable(.foreign(path: path, tables: tables)) }
                 guard try StoreMigrations.migrator.appliedIdentifiers(db).contains("v1") else {
                     return .unusable(.cannotOpen(path: path, reason: "not a pricewatch state database (no schema)"))
                 }

@@ -27,23 +27,33 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// before it names it, so an empty file is a state that was lost (truncated, or a failed
     /// restore), not a new one; it is not opened as new.
     case emptied(path: String)
+    /// The file is a SQLite database of another program: it has tables (`tables`, the first
+    /// few) but no pricewatch schema. It is not opened for writing and left unchanged, never
+    /// taken over.
+    case foreign(path: String, tables: [String])
+    /// The file is gone: deleted while pricewatch had it open (`whileOpen`), or missing although
+    /// its marker (`PATH.marker`) says pricewatch has used it. Not created again.
+    case deleted(path: String, whileOpen: Bool)
+    /// The path names another file than the one pricewatch opened (moved away, or another
+    /// renamed over it while the daemon ran).
+    case replaced(path: String)
 
     /// The database file the error is about (`:memory:` for an in-memory store).
     public var path: String {
         switch self {
         case .cannotOpen(let path, _), .newerVersion(let path, _), .invalidData(let path, _, _, _),
              .unknownDelivery(let path, _, _), .failed(let path, _, _), .unavailable(let path, _, _),
-             .corrupted(let path, _, _), .emptied(let path):
+             .corrupted(let path, _, _), .emptied(let path), .foreign(let path, _), .deleted(let path, _), .replaced(let path):
             path
         }
     }
 
     /// Whether the file cannot serve as the state at all, whatever is retried: damaged, emptied,
-    /// or written by a newer version. The daemon exits with its store-unusable status
+    /// written by a newer version, or another program's database. The daemon exits with its store-unusable status
     /// (`RestartPreventExitStatus=`), so systemd does not restart it in a loop.
     public var makesTheStateUnusable: Bool {
         switch self {
-        case .corrupted, .emptied, .newerVersion: true
+        case .corrupted, .emptied, .newerVersion, .foreign, .deleted, .replaced: true
         case .cannotOpen, .invalidData, .unknownDelivery, .failed, .unavailable: false
         }
     }
@@ -71,6 +81,20 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
             return prefix + "the file is empty (0 bytes), but pricewatch writes its schema into every file it creates: "
                 + "the alert log, outbox and rule states it held are gone; not opened: restore it from a backup, "
                 + "or delete it to start afresh"
+        case .foreign(_, let tables):
+            return prefix + "not a pricewatch state database: it has no pricewatch schema but other tables ("
+                + tables.map { ControlCharacters.shortened($0) }.joined(separator: ", ")
+                + "); not opened and left unchanged: point `state` at another file"
+        case .deleted(let path, true):
+            return prefix + "the file was deleted while pricewatch had it open: what it held and what was written since "
+                + "is gone once pricewatch stops; restore it from a backup, or delete \(StateFile.marker(of: path)) to start afresh"
+        case .deleted(let path, false):
+            return prefix + "the file was deleted: it is missing, but \(StateFile.marker(of: path)) says pricewatch has used it, "
+                + "so the alert log, outbox and rule states it held are gone; not created again: restore it from a backup, "
+                + "or delete \(StateFile.marker(of: path)) to start afresh"
+        case .replaced:
+            return prefix + "the file was replaced while pricewatch had it open (the path now names another file); "
+                + "pricewatch stops rather than write to the file it opened: start it again to use the file now there"
         }
     }
 }

@@ -143,11 +143,12 @@ struct SilenceCommand: AsyncParsableCommand {
     }
 
     /// `s-0123456789ab rule x-crosses-15 until 2024-10-02T23:00:00Z (comment)`; an ended one
-    /// says `ended`.
+    /// says `ended`. One line: control characters in the id, the target or the comment (stored
+    /// by an older version or another client) are escaped.
     static func textLine(_ silence: Silence, now: Timestamp) -> String {
         let when = silence.endsAt > now ? "until" : "ended"
         let comment = silence.comment.isEmpty ? "" : " (\(silence.comment))"
-        return "\(silence.id) \(silence.targetDescription) \(when) \(silence.endsAt.rfc3339)\(comment)"
+        return ControlCharacters.escaped("\(silence.id) \(silence.targetDescription) \(when) \(silence.endsAt.rfc3339)\(comment)")
     }
 
     static func jsonLine(_ silence: Silence, now: Timestamp) -> String {

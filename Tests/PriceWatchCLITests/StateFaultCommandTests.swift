@@ -76,7 +76,12 @@ import Testing
         #expect(emptied.status == 1)
         #expect(emptied.errorLines.contains { $0.contains("the file is empty (0 bytes)") }, "\(emptied.standardError)")
 
+        // Deleted beside the marker pricewatch wrote when it first opened it: a lost state.
         try FileManager.default.removeItem(atPath: path)
+        let deleted = try CommandRunner.run(["check", "--state", "--config", "pricewatch.toml"], in: directory.path)
+        #expect(deleted.status == 1)
+        #expect(deleted.errorLines.contains { $0.contains("the file was deleted") }, "\(deleted.standardError)")
+        try FileManager.default.removeItem(atPath: path + ".marker")
         let absent = try CommandRunner.run(["check", "--state", "--config", "pricewatch.toml"], in: directory.path)
         #expect(absent.status == 0)
         #expect(absent.outputLines.contains { $0.hasSuffix("not created yet (the daemon creates it at its first start)") })

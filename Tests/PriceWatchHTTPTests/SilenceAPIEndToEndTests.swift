@@ -92,6 +92,53 @@ import Testing
         #expect(!(daemon.errorLines + daemon.outputLines).contains { $0.contains(token) }, "the token never appears in output")
     }
 
+    /// Issue 29, item 5: a NUL in an id was answered 201 and stored cut at the NUL; an id that
+    /// matched no rule was accepted without a word. Now the first is a 400 naming the member,
+    /// the second a 201 whose answer says that the silence matches nothing today.
+    @Test func controlCharactersAreRefusedAndASilenceOfNothingIsSaidSo() async throws {
+        let token = "api-token-\(UUID().uuidString)"
+        let directory = try TemporaryDirectory()
+        try ReplayDaemonFiles.write(in: directory, prices: (0..<120).map { $0 % 2 == 0 ? "10" : "20" })
+        let port = try DashboardDaemon.freePort()
+        let main = try String(contentsOfFile: directory.file("pricewatch.toml"), encoding: .utf8)
+        try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"127.0.0.1:\(port)\"\ntoken = { env = \"API_TOKEN\" }\n")
+        let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path,
+                                       environment: ["API_TOKEN": token])
+        let transport = CurlHTTPTransport()
+        func post(_ body: String) async -> Answer? {
+            let request = HTTPRequest(method: .post, url: "http://127.0.0.1:\(port)/api/silences",
+                                      headers: [HTTPHeader("Authorization", "Bearer \(token)"), HTTPHeader("Content-Type", "application/json")],
+                                      body: Array(body.utf8), timeout: .seconds(20))
+            guard let response = try? await transport.send(request) else { return nil }
+            return Answer(status: response.status, text: String(decoding: response.body, as: UTF8.self))
+        }
+        try await waitUntil("the endpoint to answer; standard error: \(daemon.errorLines.suffix(5))") {
+            if !daemon.isRunning { throw DashboardDaemon.DaemonExited(lines: daemon.errorLines.suffix(10)) }
+            let request = HTTPRequest(url: "http://127.0.0.1:\(port)/healthz", timeout: .seconds(20))
+            return (try? await transport.send(request)) != nil
+        }
+
+        let nul = try #require(await post(#"{"rule":"x-crosses-15\u0000evil","for":"1h"}"#))
+        #expect(nul.status == 400, "\(nul.text)")
+        #expect(nul.text.contains("rule: "), "\(nul.text)")
+        let twice = try #require(await post(#"{"rule":"x-crosses-15","rule":"other","for":"1h"}"#))
+        #expect(twice.status == 400, "\(twice.text)")
+
+        let known = try #require(await post(#"{"rule":"x-crosses-15","for":"1h"}"#))
+        #expect(known.status == 201, "\(known.text)")
+        #expect(!known.text.contains("warning"), "\(known.text)")
+        for body in [#"{"rule":"x-crosses-16","for":"1h"}"#, #"{"symbol":"NOPE","for":"1h"}"#] {
+            let unknown = try #require(await post(body))
+            #expect(unknown.status == 201, "\(unknown.text)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(unknown.text.utf8)) as? [String: Any], "\(unknown.text)")
+            let warning = object["warning"] as? String ?? ""
+            #expect(warning.contains("matches nothing"), "\(unknown.text)")
+        }
+        let listed = try CommandRunner.run(["silence", "list", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        #expect(!listed.standardOutput.contains("evil") && listed.outputLines.count == 3, "\(listed.standardOutput)")
+        #expect(try await daemon.stop() == 0)
+    }
+
     @Test func withoutATokenConfiguredTheSilenceRoutesAreForbidden() async throws {
         let demo = try DashboardDaemon()
         try await demo.waitUntilListening()

@@ -34,6 +34,26 @@ import Testing
         #expect(server.requests.allSatisfy { !$0.target.contains("sekret") })
     }
 
+    /// Issue 29: an error body that echoes the key is redacted before it is cut to a
+    /// message's length, wherever the cut falls in the key (no run of 6 of its characters left).
+    @Test func anEchoedKeyIsRedactedBeforeTheBodyIsCut() async throws {
+        let key = "fh-Zq9TOKEN42abcdef"
+        server.route("GET", "/quote") { request in
+            let padding = Int(request.queryValue("symbol")?.dropFirst() ?? "") ?? 0
+            return LoopbackResponse(status: 401, body: Array((String(repeating: "a", count: padding) + key + " is not a valid token").utf8))
+        }
+        let finnhub = FinnhubProvider(name: "stocks", transport: CurlHTTPTransport(), apiKey: key, baseURL: server.baseURL)
+        for padding in 170...201 {
+            do {
+                _ = try await finnhub.fetch(["P\(padding)"])
+                Issue.record("a 401 answer gave quotes")
+            } catch {
+                let runs = (0...(key.count - 6)).map { String(Array(key)[$0..<($0 + 6)]) }
+                #expect(runs.allSatisfy { !error.message.contains($0) }, "at \(padding): \(error.message)")
+            }
+        }
+    }
+
     @Test func finnhubRateLimitAndNoAccessNeverShowTheKey() async throws {
         server.route("GET", "/quote", sequence: [
             try fixture("finnhub", "error_http429_missing_token_plaintext.txt", status: 429, headers: [HTTPHeader("Retry-After", "9")]),

@@ -49,6 +49,29 @@ import Testing
         try await runExpectingExit65(demo, messageContains: "the file is empty (0 bytes)")
     }
 
+    /// Issue 29, item 4: a SQLite file of another program at the state path (only a
+    /// `customers` table) was taken over: pricewatch added its tables beside it. It is refused
+    /// with 65 and left exactly as it was, and `check --state` says it is not pricewatch's.
+    @Test func aForeignDatabaseIsRefusedWith65AndLeftUntouched() async throws {
+        let demo = try DemoDaemon()
+        let path = demo.directory.file("state/pricewatch.db")
+        try FileManager.default.createDirectory(atPath: demo.directory.file("state"), withIntermediateDirectories: true)
+        let made = try await ChildProcess.run("/usr/bin/sqlite3", [path, """
+            CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT);
+            INSERT INTO customers (name) VALUES ('Ada'), ('Grace');
+            """], in: "/")
+        try #require(made.status == 0, "sqlite3: \(made.error)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        try await runExpectingExit65(demo, messageContains: "not a pricewatch state database")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file was changed")
+        let tables = try await ChildProcess.run("/usr/bin/sqlite3", [path, ".tables"], in: "/")
+        #expect(tables.output.trimmingCharacters(in: .whitespacesAndNewlines) == "customers", "\(tables.output)")
+        let check = try CommandRunner.run(["check", "--config", "pricewatch.toml", "--state"], in: demo.path)
+        #expect(check.status == 1, "\(check.standardOutput) \(check.standardError)")
+        #expect((check.standardOutput + check.standardError).contains("not a pricewatch state database"),
+                "\(check.standardOutput) \(check.standardError)")
+    }
+
     @Test func theUnitDoesNotRestartOn65() throws {
         let lines = try String(contentsOfFile: UnitFileTests.unit, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.contains("RestartPreventExitStatus=65"))

@@ -7,6 +7,8 @@ import PriceWatchHTTP
 struct DaemonSilenceAdministration: SilenceAdministration {
     let configPath: String
     let wallClock: @Sendable () -> Timestamp
+    /// The configuration the daemon runs now (it changes with reloads).
+    let configuration: @Sendable () async -> Configuration
 
     /// Why a silence could not be read or written, in the command line's words.
     struct Failure: Error, CustomStringConvertible {
@@ -25,6 +27,17 @@ struct DaemonSilenceAdministration: SilenceAdministration {
 
     func expire(id: String, at now: Timestamp) async throws -> Silence? {
         try Self.silences(await ManageSilences.expire(configPath: configPath, id: id, now: now, report: { _ in })).first
+    }
+
+    func unmatched(_ target: Silence.Target) async -> String? {
+        let configuration = await configuration()
+        let rules = configuration.rules + configuration.portfolioRules
+        switch target {
+        case .rule(let id):
+            return rules.contains { $0.id == id } ? nil : "no rule has the id \(ControlCharacters.shown(id))"
+        case .symbol(let symbol):
+            return rules.contains { $0.symbols.contains(symbol) } ? nil : "no rule watches the symbol \(ControlCharacters.shown(symbol))"
+        }
     }
 
     private static func silences(_ outcome: ManageSilences.Outcome) throws -> [Silence] {

@@ -25,6 +25,9 @@ enum StoreFailure {
         case .corrupted: "damaged"
         case .emptied: "empty file"
         case .newerVersion: "written by a newer pricewatch"
+        case .foreign: "not a pricewatch database"
+        case .deleted: "deleted"
+        case .replaced: "replaced"
         default: "\(error)"
         }
     }

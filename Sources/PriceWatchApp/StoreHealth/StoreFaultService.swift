@@ -1,21 +1,21 @@
 import ServiceLifecycle
 
-/// Stops the daemon when the store becomes unusable: waits for the first fault of a
-/// ``StoreFaultWatch`` and throws it, which ends the service group (the daemon then exits with
-/// ``Daemon/stateUnusableStatus``). Ends quietly at graceful shutdown.
+/// Stops the daemon when the store becomes unusable: waits for the first fault the store
+/// reported to ``StoreFaults`` and throws it, which ends the service group (the daemon then
+/// exits with ``Daemon/stateUnusableStatus``). Ends quietly at graceful shutdown.
 public struct StoreFaultService: Service {
-    let watch: StoreFaultWatch
+    let faults: StoreFaults
 
-    public init(watch: StoreFaultWatch) {
-        self.watch = watch
+    public init(faults: StoreFaults) {
+        self.faults = faults
     }
 
     public func run() async throws {
-        let watch = self.watch
+        let faults = self.faults
         let fault = await withGracefulShutdownHandler {
-            await watch.firstFault()
+            await faults.firstFault()
         } onGracefulShutdown: {
-            watch.finish()
+            faults.finish()
         }
         if let fault { throw fault }
     }

@@ -15,7 +15,7 @@ public enum CheckConfiguration {
             all += AdapterFactory.sinks(for: configuration, transport: transports.http, mailTransport: transports.mail).diagnostics
         }
         // The operator's trading calendars (calendars.d beside the main file): errors fail the check.
-        all += MarketCalendarsLoader.checkOverrides(configPath: configPath)
+        all += MarketCalendarsLoader.checkOverrides(configPath: configPath, environment: environment)
         guard let configuration, !all.containsErrors else { return (nil, all) }
         return (configuration, all)
     }

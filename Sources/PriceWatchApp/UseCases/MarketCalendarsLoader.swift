@@ -25,11 +25,12 @@ public enum MarketCalendarsLoader {
     }
 
     /// The diagnostics of the operator's calendar files, for `pricewatch check` (none when
-    /// there is no `calendars.d`).
-    public static func checkOverrides(configPath: String) -> [Diagnostic] {
+    /// there is no `calendars.d`): the very diagnostics ``load(configPath:environment:)`` gives
+    /// `market` and the daemon for them.
+    public static func checkOverrides(configPath: String, environment: [String: String]) -> [Diagnostic] {
         let directory = overridesDirectory(configPath: configPath)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else { return [] }
-        return CalendarLibrary.check(directory: directory)
+        return CalendarLibrary.check(shipped: CalendarLibrary.shippedDirectory(environment: environment), overrides: directory)
     }
 }

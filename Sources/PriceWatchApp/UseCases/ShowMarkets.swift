@@ -31,7 +31,7 @@ public enum ShowMarkets {
             case .unknownMarket(let code, let suggestion, let known):
                 let hint = suggestion.map { " (did you mean \($0)?)" } ?? ""
                 let list = known.isEmpty ? "no calendars are loaded" : "known: \(known.joined(separator: ", "))"
-                return "unknown market '\(code)'\(hint); \(list)"
+                return ControlCharacters.escaped("unknown market '\(code)'\(hint); \(list)")
             }
         }
     }

@@ -32,7 +32,7 @@ public struct CalendarFile: Sendable {
             tradingDays: tradingDays ?? [.monday, .tuesday, .wednesday, .thursday, .friday], hours: hours,
             holidays: holidays, earlyCloses: earlyCloses, lateOpens: lateOpens, listsThrough: listsThrough)
         else {
-            return .failure(.error("calendar \(market): unknown time zone '\(timeZoneIdentifier)'", path: path))
+            return .failure(.error("calendar \(market): unknown time zone '\(ControlCharacters.shortened(timeZoneIdentifier))'", path: path))
         }
         return .success(calendar)
     }
@@ -46,7 +46,7 @@ public struct CalendarFile: Sendable {
             holidays: base.holidays + holidays, earlyCloses: base.earlyCloses + earlyCloses,
             lateOpens: base.lateOpens + lateOpens, listsThrough: [base.listsThrough, listsThrough].compactMap { $0 }.max())
         else {
-            return .failure(.error("calendar \(market): unknown time zone '\(zone)'", path: path))
+            return .failure(.error("calendar \(market): unknown time zone '\(ControlCharacters.shortened(zone))'", path: path))
         }
         return .success(calendar)
     }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PriceWatchCore
 import PriceWatchTOML
 
@@ -37,14 +38,31 @@ public enum CalendarFileReader {
                 if root.entry("market") == nil { error("missing key 'market' (the market's code, such as \"XNYS\")", at: nil) }
                 return nil
             }
+            guard Self.isMarketCode(code) else {
+                error("market: expected a code of at most \(Self.maximumCodeLength) letters, digits, '/', '-' or '_' (such as \"XNYS\" or \"24/7\"), found \(ControlCharacters.shown(code))",
+                      at: root.entry("market")?.keyPosition)
+                return nil
+            }
             let market = MarketIdentifier(code)
             var file = CalendarFile(path: path, market: market, replaces: false, aliases: [], hours: [], holidays: [],
                                     earlyCloses: [], lateOpens: [])
             file.name = string(root, "name")
-            file.timeZoneIdentifier = string(root, "time_zone")
+            if let zone = string(root, "time_zone") {
+                if Self.isZoneName(zone), TimeZone(identifier: zone) != nil {
+                    file.timeZoneIdentifier = zone
+                } else {
+                    error("time_zone: expected an IANA zone such as \"America/New_York\", found \(ControlCharacters.shown(zone))",
+                          at: root.entry("time_zone")?.keyPosition)
+                }
+            }
             file.replaces = bool(root, "replace") ?? false
             file.listsThrough = integer(root, "lists_through", in: 1900...2200)
-            file.aliases = (strings(root, "aliases") ?? []).map(MarketIdentifier.init(rawValue:))
+            let aliases = strings(root, "aliases") ?? []
+            for alias in aliases where !Self.isMarketCode(alias) {
+                error("aliases: expected codes of at most \(Self.maximumCodeLength) letters, digits, '/', '-' or '_', found \(ControlCharacters.shown(alias))",
+                      at: root.entry("aliases")?.keyPosition)
+            }
+            file.aliases = aliases.filter(Self.isMarketCode).map(MarketIdentifier.init(rawValue:))
             if let days = strings(root, "trading_days") {
                 var set = Set<Weekday>()
                 for day in days {
@@ -67,6 +85,32 @@ public enum CalendarFileReader {
                 if let entry = entry(table, position, kind: "late_open", timeKey: "open") { file.lateOpens.append(entry) }
             }
             return file
+        }
+
+        /// The longest market code or alias.
+        static let maximumCodeLength = 16
+        /// The longest zone name (IANA names have at most about 30 characters).
+        static let maximumZoneLength = 64
+
+        /// A market code: ASCII letters, digits, `/`, `-` and `_`, as MIC codes and `24/7` are.
+        static func isMarketCode(_ code: String) -> Bool {
+            !code.isEmpty && code.utf8.count <= maximumCodeLength && code.utf8.allSatisfy { byte in
+                (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                    || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
+        }
+
+        /// The form of an IANA zone name (`America/Argentina/Buenos_Aires`, `Etc/GMT+5`): parts of
+        /// letters, digits, `_`, `-` and `+` between single slashes, none `.` or `..`, so that
+        /// looking it up can never name a file outside the zone database.
+        static func isZoneName(_ name: String) -> Bool {
+            guard !name.isEmpty, name.utf8.count <= maximumZoneLength else { return false }
+            return name.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { part in
+                !part.isEmpty && part.utf8.allSatisfy { byte in
+                    (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                        || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+                }
+            }
         }
 
         // MARK: - Tables

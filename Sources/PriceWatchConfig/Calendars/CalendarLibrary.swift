@@ -63,11 +63,15 @@ public enum CalendarLibrary {
         return (MarketCalendars(calendars.values.sorted { $0.market < $1.market }), diagnostics)
     }
 
-    /// Checks one directory's files (what `pricewatch check` reports for calendars.d).
-    public static func check(directory: String) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
-        _ = readFiles(in: directory, diagnostics: &diagnostics)
-        return diagnostics
+    /// What `pricewatch check` reports for the operator's calendar files: the diagnostics of
+    /// the files of `overrides` exactly as ``load(shipped:overrides:)`` gives them to `market`
+    /// and the daemon (the same reader, and the same checks over the shipped calendars: a
+    /// `replace = true` file or a new market must be whole), without those about the shipped
+    /// directory.
+    public static func check(shipped: String?, overrides: String) -> [Diagnostic] {
+        let (_, diagnostics) = load(shipped: shipped, overrides: overrides)
+        let prefix = overrides.hasSuffix("/") ? overrides : overrides + "/"
+        return diagnostics.filter { $0.path == overrides || $0.path.hasPrefix(prefix) }
     }
 
     private static func readFiles(in directory: String, diagnostics: inout [Diagnostic]) -> [CalendarFile] {

@@ -66,6 +66,15 @@ public enum PortfolioReader {
         return (portfolios, diagnostics.sortedByLocation())
     }
 
+    /// The diagnostics of the one portfolio file at `path` (absolute), named `displayPath` in
+    /// them, as ``load(mainFile:environment:)`` would give them for it: what `portfolio import`
+    /// checks before it puts a new file in place.
+    public static func check(path: String, displayPath: String, name: String) -> [Diagnostic] {
+        let file = ConfigFile.read(absolutePath: path, displayPath: displayPath, what: "portfolio file")
+        _ = read(file, name: name)
+        return file.diagnostics
+    }
+
     /// The portfolio in `file`; nil when it could not be parsed (its errors are in the file).
     static func read(_ file: ConfigFile, name: String) -> Portfolio? {
         guard let root = file.root else { return nil }

@@ -8,12 +8,20 @@
 ///   order mark are accepted; blank lines are skipped.
 /// - Every malformed row is an error naming `path:line`; reading goes on so that all of them
 ///   are reported at once (up to ``maximumErrors``).
+/// - Input is bounded: a line longer than ``maximumLineBytes`` is an error and is skipped
+///   without being held (so one huge field costs neither memory nor a huge message), a symbol
+///   longer than ``maximumSymbolLength`` is an error, and a message shows only the start of a
+///   bad value.
 public struct PriceSeriesReader {
     public let path: String
     public private(set) var series = PriceSeries()
     public private(set) var diagnostics: [Diagnostic] = []
     /// After this many errors the rest are counted, not listed.
     public static let maximumErrors = 50
+    /// The longest line read, in bytes; a row of five fields needs well under 200.
+    public static let maximumLineBytes = 1 << 16
+    /// The longest symbol accepted, in characters.
+    public static let maximumSymbolLength = 64
 
     private var pending: [UInt8] = []
     private var line = 0
@@ -22,6 +30,8 @@ public struct PriceSeriesReader {
     private var symbolIndex: [String: Int32] = [:]
     private var currencyIndex: [String: Int32] = [:]
     private var sawBOMCheck = false
+    /// Set after a line over ``maximumLineBytes``: its rest is dropped up to the next newline.
+    private var skippingLongLine = false
     private var fieldBuffer: [Field] = []
 
     struct Columns {
@@ -33,7 +43,13 @@ public struct PriceSeriesReader {
 
     /// Reads every complete line of `chunk`, keeping a trailing partial line for later.
     public mutating func feed(_ chunk: some Collection<UInt8>) {
-        pending.append(contentsOf: chunk)
+        if skippingLongLine {
+            guard let newline = chunk.firstIndex(of: UInt8(ascii: "\n")) else { return }
+            skippingLongLine = false
+            pending.append(contentsOf: chunk[chunk.index(after: newline)...])
+        } else {
+            pending.append(contentsOf: chunk)
+        }
         var start = 0
         if !sawBOMCheck, pending.count >= 3 {
             sawBOMCheck = true
@@ -57,7 +73,17 @@ public struct PriceSeriesReader {
             }
         }
         pending.removeFirst(consumedUpTo)
+        if pending.count > Self.maximumLineBytes {
+            // A line (or a quoted field never closed) without end in sight: report it, and drop
+            // what comes up to its newline instead of holding it.
+            line += 1
+            error(Self.longLineMessage)
+            pending.removeAll()
+            skippingLongLine = true
+        }
     }
+
+    private static let longLineMessage = "the line is longer than \(maximumLineBytes) bytes; expected a row of symbol, time and price (the line is skipped)"
 
     /// Hands the rows read since the last call to `body`, in file order, and forgets them:
     /// a streaming consumer calls this after each ``feed(_:)`` so rows are never all held.
@@ -92,6 +118,10 @@ public struct PriceSeriesReader {
 
     private mutating func readLine(_ raw: Slice<UnsafeBufferPointer<UInt8>>) {
         line += 1
+        guard raw.count <= Self.maximumLineBytes else {
+            error(Self.longLineMessage)
+            return
+        }
         var bytes = raw
         if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
         if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return }
@@ -146,13 +176,19 @@ public struct PriceSeriesReader {
         guard columns.symbol >= 0, columns.time >= 0, columns.price >= 0 else { return }
         let symbolField = fields[columns.symbol]
         let symbol = symbolField.text
-        guard !symbol.isEmpty, !symbol.contains(where: { $0 == " " || $0 == "\t" }) else {
-            error("expected a symbol, found '\(symbol)'", column: symbolField.column)
+        // A symbol is printed in alert lines, tables and messages: no blank, no control character.
+        guard !symbol.isEmpty, !symbol.contains(where: { $0 == " " || $0 == "\t" }), !ControlCharacters.contains(symbol) else {
+            error("expected a symbol without blanks or control characters, found '\(ControlCharacters.shortened(symbol))'", column: symbolField.column)
+            return
+        }
+        guard symbol.count <= Self.maximumSymbolLength else {
+            error("expected a symbol of at most \(Self.maximumSymbolLength) characters, found \(symbol.count): '\(ControlCharacters.shortened(symbol))'",
+                  column: symbolField.column)
             return
         }
         let timeField = fields[columns.time]
         guard let time = timeField.withBytes({ Timestamp.parse($0) }) else {
-            error("symbol \(symbol): expected a time as RFC 3339 (2024-10-02T13:30:00Z), unix seconds or a date (2024-10-02), found '\(timeField.text)'",
+            error("symbol \(symbol): expected a time as RFC 3339 (2024-10-02T13:30:00Z), unix seconds or a date (2024-10-02), found '\(ControlCharacters.shortened(timeField.text))'",
                   column: timeField.column)
             return
         }
@@ -182,7 +218,12 @@ public struct PriceSeriesReader {
         }
         var currency: Int32 = -1
         if columns.currency >= 0 {
-            let text = fields[columns.currency].text
+            let field = fields[columns.currency]
+            let text = field.text
+            if ControlCharacters.contains(text) {
+                error("symbol \(symbol): currency: expected a currency code, found '\(ControlCharacters.shortened(text))'", column: field.column)
+                return
+            }
             if !text.isEmpty {
                 if let known = currencyIndex[text] {
                     currency = known

@@ -33,13 +33,15 @@ public struct Diagnostic: Sendable, Hashable, Error, CustomStringConvertible {
         Diagnostic(.warning, path: path, line: line, column: column, message: message)
     }
 
+    /// One line: control characters in the path or the message (a value quoted from the
+    /// file) are escaped (``ControlCharacters``), so no diagnostic can forge another line.
     public var description: String {
-        var location = path
+        var location = ControlCharacters.escaped(path)
         if let line {
             location += ":\(line)"
             if let column { location += ":\(column)" }
         }
-        return "\(location): \(severity.rawValue): \(message)"
+        return "\(location): \(severity.rawValue): \(ControlCharacters.escaped(message))"
     }
 }
 

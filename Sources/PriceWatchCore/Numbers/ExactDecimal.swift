@@ -116,11 +116,11 @@ extension ExactDecimal {
             case .empty:
                 return "expected a decimal number, found nothing"
             case .malformed(let text):
-                return "expected a decimal number, found '\(text)'"
+                return "expected a decimal number, found '\(ControlCharacters.shortened(text))'"
             case .tooManyFractionDigits(let text, let digits):
-                return "expected at most \(ExactDecimal.scale) fractional digits, found \(digits) in \(text)"
+                return "expected at most \(ExactDecimal.scale) fractional digits, found \(digits) in \(ControlCharacters.shortened(text))"
             case .outOfRange(let text):
-                return "expected a number between -92233720368 and 92233720368, found \(text)"
+                return "expected a number between -92233720368 and 92233720368, found \(ControlCharacters.shortened(text))"
             }
         }
     }

@@ -28,8 +28,23 @@ public enum GhostfolioImport {
         ("currency", ["ccy", "currency", "currencyprimary"]),
     ]
 
+    /// The largest file read, in bytes.
+    public static let maximumFileBytes = 4 << 20
+    /// The most rows read (a portfolio file may hold at most 1 MiB: about 10,000 lots).
+    public static let maximumRows = 10_000
+    /// The longest symbol accepted, in characters.
+    public static let maximumSymbolLength = 64
+
     /// - Parameter currency: the home currency; nil: the currency most rows use.
     public static func read(_ text: String, name: String, currency: String?) throws(Failure) -> Result {
+        // Counted before the rows are split (which holds them all).
+        var lines = 0
+        for byte in text.utf8 where byte == UInt8(ascii: "\n") {
+            lines += 1
+            if lines > maximumRows + 1 {
+                throw Failure(description: "expected at most \(maximumRows) rows, found more")
+            }
+        }
         let rows = CSVRows.parse(text)
         guard let header = rows.first else { throw Failure(description: "line 1: expected a header row, found an empty file") }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -55,17 +70,17 @@ public enum GhostfolioImport {
                 let text = value(field)
                 if text.isEmpty && !required { return .zero }
                 guard let number = ExactDecimal(text) else {
-                    throw Failure(description: "line \(row.line): \(field): expected a number, found \"\(text)\"")
+                    throw Failure(description: "line \(row.line): \(field): expected a number, found \(ControlCharacters.shown(text))")
                 }
                 return number
             }
             let type = value("type").uppercased()
             let code = value("currency")
             guard code.utf8.count == 3, code.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else {
-                throw Failure(description: "line \(row.line): currency: expected a three-letter code such as USD, found \"\(code)\"")
+                throw Failure(description: "line \(row.line): currency: expected a three-letter code such as USD, found \(ControlCharacters.shown(code))")
             }
             guard let date = parseDate(value("date")) else {
-                throw Failure(description: "line \(row.line): date: expected a date such as 2024-10-02 or 02-10-2024, found \"\(value("date"))\"")
+                throw Failure(description: "line \(row.line): date: expected a date such as 2024-10-02 or 02-10-2024, found \(ControlCharacters.shown(value("date")))")
             }
             let quantity = try number("quantity"), price = try number("price"), fee = try number("fee", required: false)
             currencyCounts[code, default: 0] += 1
@@ -73,6 +88,12 @@ public enum GhostfolioImport {
             case "BUY", "SELL":
                 let symbol = value("symbol")
                 guard !symbol.isEmpty else { throw Failure(description: "line \(row.line): symbol: expected a symbol, found none") }
+                guard !symbol.contains(where: \.isWhitespace), !ControlCharacters.contains(symbol), symbol.count <= maximumSymbolLength else {
+                    throw Failure(description: "line \(row.line): symbol: expected a symbol of at most \(maximumSymbolLength) characters without blanks or control characters, found \(ControlCharacters.shown(symbol))")
+                }
+                guard price.scaled >= 0 else {
+                    throw Failure(description: "line \(row.line): price: expected a price of 0 or more, found \(price)")
+                }
                 guard quantity.scaled != 0 else { throw Failure(description: "line \(row.line): quantity: expected a quantity other than 0, found 0") }
                 let magnitude = quantity.scaled < 0 ? quantity.negated : quantity
                 lots.append(PortfolioLot(symbol: symbol, quantity: type == "BUY" ? magnitude : magnitude.negated, price: price,
@@ -86,7 +107,7 @@ public enum GhostfolioImport {
             case "ITEM", "LIABILITY":
                 notes.append("line \(row.line): \(type) skipped: a portfolio file holds securities and cash only")
             default:
-                throw Failure(description: "line \(row.line): type: expected BUY, SELL, DIVIDEND, INTEREST, FEE, ITEM or LIABILITY, found \"\(value("type"))\"")
+                throw Failure(description: "line \(row.line): type: expected BUY, SELL, DIVIDEND, INTEREST, FEE, ITEM or LIABILITY, found \(ControlCharacters.shown(value("type")))")
             }
         }
         let home = currency ?? currencyCounts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "USD"
@@ -111,10 +132,25 @@ public enum GhostfolioImport {
 
     /// The portfolio as a portfolio file.
     public static func toml(_ portfolio: Portfolio, source: String) -> String {
+        // A TOML basic string: `"` and `\` escaped, and every control character as \uXXXX.
         func quoted(_ text: String) -> String {
-            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            var result = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": result += "\\\""
+                case "\\": result += "\\\\"
+                default:
+                    if ControlCharacters.isControl(scalar) {
+                        let hex = String(scalar.value, radix: 16, uppercase: true)
+                        result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                    } else {
+                        result.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return result + "\""
         }
-        var lines = ["# Imported by `pricewatch portfolio import` from \(source.replacingOccurrences(of: "\n", with: " ")).",
+        var lines = ["# Imported by `pricewatch portfolio import` from \(ControlCharacters.escaped(source)).",
                      "# Private financial data: keep this file readable by its owner and group only (chmod 640).", "",
                      "currency = \(quoted(portfolio.currency))"]
         if !portfolio.cash.isEmpty {

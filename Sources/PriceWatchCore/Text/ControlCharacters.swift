@@ -48,6 +48,24 @@ public enum ControlCharacters {
         return result + "\""
     }
 
+    /// `text` as a message shows a value it read: ``quoted(_:)``, and only the first `limit`
+    /// characters of a longer value, followed by `…` (a bad value may be megabytes long).
+    public static func shown(_ text: String, limit: Int = 60) -> String {
+        guard let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), end < text.endIndex else {
+            return quoted(text)
+        }
+        return quoted(String(text[..<end])) + "…"
+    }
+
+    /// `text` escaped (``escaped(_:)``) and, when longer than `limit` characters, cut there
+    /// and followed by `…`: for messages that put a value in quotes of their own.
+    public static func shortened(_ text: String, limit: Int = 60) -> String {
+        guard let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), end < text.endIndex else {
+            return escaped(text)
+        }
+        return escaped(String(text[..<end])) + "…"
+    }
+
     private static func appendEscape(of scalar: Unicode.Scalar, to result: inout String) {
         switch scalar {
         case "\r": result += "\\r"

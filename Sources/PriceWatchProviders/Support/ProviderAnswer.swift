@@ -61,14 +61,29 @@ public enum ProviderAnswer {
         }
     }
 
-    /// Sends `request`, mapping a transport failure to a provider error.
+    /// Sends `request`, mapping a transport failure to a provider error. The answer's body comes
+    /// back with the request's ``HTTPRequest/redactions`` (an API key the service echoes)
+    /// replaced, so every message that quotes it (cut to a length) is redacted before the cut.
     public static func send(_ request: HTTPRequest, through transport: any HTTPTransport,
                             endpoint: String) async throws(ProviderError) -> HTTPResponse {
+        var response: HTTPResponse
         do {
-            return try await transport.send(request)
+            response = try await transport.send(request)
         } catch {
             throw failure(error, endpoint: endpoint)
         }
+        response.body = redacted(response.body, request.redactions)
+        return response
+    }
+
+    /// `body` with every secret of `redactions` replaced (as written, percent-encoded or
+    /// JSON-escaped); the same bytes when none occurs in it.
+    static func redacted(_ body: [UInt8], _ redactions: [String]) -> [UInt8] {
+        let redactor = SecretRedactor(secrets: redactions)
+        guard !redactor.isEmpty else { return body }
+        let text = String(decoding: body, as: UTF8.self)
+        let clean = redactor.redact(text)
+        return clean == text ? body : Array(clean.utf8)
     }
 
     /// Whether the body is an HTML page (by its first non-blank byte or its content type).
@@ -79,6 +94,7 @@ public enum ProviderAnswer {
     }
 
     /// The first line of a body, at most 200 characters, for messages: `an empty body` when blank.
+    /// The body of an answer ``send(_:through:endpoint:)`` returned is already redacted.
     public static func snippet(_ body: [UInt8]) -> String {
         let text = String(decoding: body.prefix(400), as: UTF8.self)
         let line = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""

@@ -28,7 +28,7 @@ struct WebhookFailure {
         if (300...399).contains(status) {
             message += " (redirects are not followed: set url to the final address)"
         }
-        let quoted = redactor.redact(Self.quotedBody(response.body))
+        let quoted = Self.quotedBody(response.body, redactor: redactor)
         if !quoted.isEmpty { message += ": \(quoted)" }
         if status == 408 || status == 429 || (500...599).contains(status) {
             let wait = response.retryAfterSeconds
@@ -57,10 +57,11 @@ struct WebhookFailure {
         SinkError(retryable: retryable, "\(identity): \(endpoint.display)\(detail)", retryAfterSeconds: retryAfterSeconds)
     }
 
-    /// The first line of the body, printable characters only, cut to ``quotedBodyLength``.
-    static func quotedBody(_ body: [UInt8]) -> String {
-        let text = String(decoding: body.prefix(quotedBodyLength * 4), as: UTF8.self)
-        let firstLine = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+    /// The first line of the body, redacted, printable characters only, then cut to
+    /// ``quotedBodyLength`` (redacted first: a secret across the cut would leave its start).
+    static func quotedBody(_ body: [UInt8], redactor: WebhookRedactor) -> String {
+        let text = String(decoding: body.prefix(maximumLineBytes), as: UTF8.self)
+        let firstLine = redactor.redact(text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "")
         var result = ""
         for character in firstLine where !character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             if result.count == quotedBodyLength { return result + "…" }
@@ -68,6 +69,9 @@ struct WebhookFailure {
         }
         return result.trimmingTrailingSpaces()
     }
+
+    /// How much of the body is searched for its first line.
+    static let maximumLineBytes = 1 << 16
 }
 
 private extension String {

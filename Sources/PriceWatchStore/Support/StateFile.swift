@@ -40,4 +40,36 @@ enum StateFile {
     static func remove(_ path: String) {
         _ = unlink(path)
     }
+
+    /// Which file `path` names: its device and inode, nil when it names none.
+    static func identity(_ path: String) -> Identity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// A file's device and inode: the same path names another file once this changes.
+    struct Identity: Sendable, Hashable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// The marker beside the state file (`PATH.marker`), written when pricewatch first opens
+    /// the file to write it: with the marker there, a missing state file is a lost state.
+    static func marker(of path: String) -> String { path + ".marker" }
+
+    /// Whether the marker of `path` exists.
+    static func hasMarker(_ path: String) -> Bool { identity(marker(of: path)) != nil }
+
+    /// Writes the marker of `path` if it is missing; a failure is ignored (the marker only makes
+    /// a later loss better explained).
+    static func writeMarker(_ path: String) {
+        let marker = marker(of: path)
+        guard identity(marker) == nil else { return }
+        let descriptor = open(marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return }
+        let text = Array("pricewatch has used the state database beside this file; while this file exists, a missing state database is a lost state, not a first start. Delete this file to start afresh.\n".utf8)
+        _ = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+    }
 }
