@@ -23,6 +23,9 @@ final class HistoryAlertCharts: AlertChartProvider {
 
     func chart(for alert: Alert) async -> NotificationAttachment? {
         guard let reader = history.withLock({ $0 }) else { return nil }
+        if let series = alert.series, let timeframe = Timeframe(series.timeframe) {
+            return await render(technicalChart(for: alert, series: series, timeframe: timeframe, reader: reader), of: alert)
+        }
         let day: Int64 = 86_400_000
         guard let candles = try? await reader.candles(symbol: alert.symbol, interval: .fiveMinutes,
                                                       from: Timestamp(milliseconds: alert.time.milliseconds - day),
@@ -32,11 +35,50 @@ final class HistoryAlertCharts: AlertChartProvider {
                                            levels: Self.threshold(of: alert).map { [$0] } ?? [],
                                            markers: [ChartMarker(time: alert.time, price: alert.price, label: alert.rule)],
                                            timeZone: "UTC")
-        guard let png = try? await renderer.render(description, as: .png) else { return nil }
+        return await render(description, of: alert)
+    }
+
+    private func render(_ description: ChartDescription?, of alert: Alert) async -> NotificationAttachment? {
+        guard let description, let png = try? await renderer.render(description, as: .png) else { return nil }
         let safe = String(alert.symbol.unicodeScalars.map { scalar -> Character in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-") ? Character(scalar) : "_"
         })
         return NotificationAttachment(filename: "chart-\(safe).png", contentType: "image/png", bytes: png)
+    }
+
+    /// The bars shown for a technical rule's alert.
+    static let technicalBars = 120
+
+    /// A technical rule's alert: the last 120 bars of its timeframe before the alert (grouped
+    /// from the stored candles as the daemon groups them), the series it names that belong on
+    /// the price chart (averages, bands, channels) as labelled lines, a numeric level on the
+    /// price as a threshold, and the alert. An oscillator (RSI, MACD, rate of change) is not
+    /// drawn on prices: its values are in the alert's text.
+    func technicalChart(for alert: Alert, series: SeriesReading, timeframe: Timeframe,
+                        reader: any PriceHistoryReader) async -> ChartDescription? {
+        let specs = [series.of, series.level].compactMap { try? SeriesSpec(parsing: $0) }
+        let warmUp = specs.map(\.warmUpBars).max() ?? 1
+        let count = Self.technicalBars + warmUp
+        let from = Timestamp(milliseconds: alert.time.milliseconds - BarHistory.lookBack(bars: count, timeframe: timeframe))
+        guard let candles = try? await reader.candles(symbol: alert.symbol, interval: BarHistory.candleInterval(for: timeframe),
+                                                      from: from, to: Timestamp(milliseconds: alert.time.milliseconds + 1)) else { return nil }
+        let bars = BarHistory.bars(from: candles, timeframe: timeframe, limit: count)
+        guard bars.count >= 2 else { return nil }
+        let shown = bars.suffix(Self.technicalBars)
+        let overlays = specs.filter { $0 != .price && $0.indicator.display == .overlay }.map { spec in
+            let values = SeriesSnapshot.values(of: spec, over: bars).suffix(Self.technicalBars)
+            return ChartOverlay(label: spec.description, points: zip(shown, values).compactMap { bar, value in
+                value.map { ChartPoint(time: bar.time, price: $0) }
+            })
+        }
+        let level = series.of == "price" && series.level == series.levelValue.description
+            ? [ChartLevel(role: .threshold, price: series.levelValue, label: series.level)] : []
+        var description = ChartDescription(title: "\(alert.symbol) · \(timeframe) bars",
+                                           series: shown.map { ChartPoint(time: $0.time, price: $0.close) }, levels: level,
+                                           markers: [ChartMarker(time: alert.time, price: alert.price, label: alert.rule)],
+                                           timeZone: "UTC")
+        description.overlays = overlays
+        return description
     }
 
     /// The price level of a threshold condition (`above 225.5`, `below 224`, `crosses 224.5`).

@@ -13,6 +13,9 @@ public struct ChartDescription: Sendable, Hashable {
     public var sessionBreaks: [Timestamp]
     /// Alerts on the line.
     public var markers: [ChartMarker]
+    /// Series drawn over the prices (a technical rule's averages, bands, channels), each a
+    /// labelled line in a colour of its own.
+    public var overlays: [ChartOverlay] = []
     /// The IANA time zone of the time axis (the market's), e.g. `America/New_York`.
     public var timeZone: String
     public var theme: ChartTheme
@@ -32,6 +35,19 @@ public struct ChartDescription: Sendable, Hashable {
         self.theme = theme
         self.width = width
         self.height = height
+    }
+}
+
+/// A series drawn over the price line: `sma(50)`, `bb_upper(20,2)`.
+public struct ChartOverlay: Sendable, Hashable {
+    /// Written at the line's right end.
+    public var label: String
+    /// The series' values, oldest first (bars where it is undefined are left out).
+    public var points: [ChartPoint]
+
+    public init(label: String, points: [ChartPoint]) {
+        self.label = label
+        self.points = points
     }
 }
 

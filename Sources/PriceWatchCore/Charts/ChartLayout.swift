@@ -27,6 +27,7 @@ public enum ChartLayout {
         ]
 
         let prices = chart.series.map(\.price) + chart.levels.map(\.price) + chart.markers.map(\.price)
+            + chart.overlays.flatMap { $0.points.map(\.price) }
         let (low, high) = priceRange(prices.map(double))
         let priceStep = niceStep((high - low) / 5)
         func y(_ price: Double) -> Double { plotBottom - (price - low) / (high - low) * (plotBottom - plotTop) }
@@ -84,6 +85,20 @@ public enum ChartLayout {
         if !chart.series.isEmpty {
             shapes.append(.polyline(points: chart.series.map { CanvasPoint(x: x($0.time), y: y(double($0.price))) },
                                     stroke: palette.line, lineWidth: 2, dash: []))
+        }
+
+        // Overlays after the price line, each labelled at its right end; labels step down when
+        // two ends would overlap.
+        var labelRows: [Double] = []
+        for (index, overlay) in chart.overlays.enumerated() where overlay.points.count >= 2 {
+            let color = ChartPalette.overlayColors[index % ChartPalette.overlayColors.count]
+            shapes.append(.polyline(points: overlay.points.map { CanvasPoint(x: x($0.time), y: y(double($0.price))) },
+                                    stroke: color, lineWidth: 1.5, dash: []))
+            var row = y(double(overlay.points[overlay.points.count - 1].price)) - 4
+            while labelRows.contains(where: { abs($0 - row) < labelSize + 2 }) { row += labelSize + 2 }
+            labelRows.append(row)
+            shapes.append(.text(overlay.label, at: CanvasPoint(x: plotRight - 4, y: min(max(row, plotTop + labelSize), plotBottom - 2)),
+                                size: labelSize, color: color, anchor: .end, bold: false))
         }
 
         for marker in chart.markers {

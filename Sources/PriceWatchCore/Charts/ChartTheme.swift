@@ -26,6 +26,12 @@ public enum ChartTheme: String, Sendable, Hashable, CaseIterable {
 
 /// The colour of each part of a chart.
 public struct ChartPalette: Sendable, Hashable {
+    /// The colours of overlaid series, in order (Okabe-Ito orange, sky blue, bluish green,
+    /// reddish purple): distinct from the price line and from each other for every common
+    /// colour-vision deficiency, on both themes.
+    public static let overlayColors = [ChartColor(230, 159, 0), ChartColor(86, 180, 233), ChartColor(0, 158, 115),
+                                       ChartColor(204, 121, 167)]
+
     public var background: ChartColor
     public var text: ChartColor
     public var grid: ChartColor

@@ -15,6 +15,8 @@ public struct BarTrack: Sendable {
     let valueWindows: [RuleDuration?]
     /// Whether a slot evaluates every quote (`trigger = "tick"`).
     let hasTickSlots: Bool
+    /// What each series reads of a bar (read once here, not per bar).
+    let inputs: [BarInput]
 
     /// Closed bars needed before every rule on the track can be evaluated.
     public var warmUpBars: Int { series.map(\.warmUpBars).max() ?? 0 }
@@ -74,7 +76,8 @@ public struct BarTrack: Sendable {
                 bySource[keys[track].source].append(Int32(truncatingIfNeeded: track))
                 return BarTrack(source: keys[track].source, timeframe: keys[track].timeframe, series: series[track],
                                 slots: slots[track], valueWindows: windows[track],
-                                hasTickSlots: slots[track].contains { $0.trigger == .tick })
+                                hasTickSlots: slots[track].contains { $0.trigger == .tick },
+                                inputs: series[track].map(\.indicator.input))
             }
             return (tracks, bySource)
         }

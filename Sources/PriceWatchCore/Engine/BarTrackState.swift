@@ -30,9 +30,10 @@ public struct BarTrackState: Sendable {
         valueHistories = Array(repeating: SymbolHistory(), count: track.series.count)
     }
 
-    /// The input series `index` reads of a bar.
-    static func input(_ series: SeriesSpec, close: Double, volume: Double?) -> Double? {
-        series.indicator.input == .close ? close : volume
+    /// The input a series reads of a bar.
+    @inline(__always)
+    static func input(_ input: BarInput, close: Double, volume: Double?) -> Double? {
+        input == .close ? close : volume
     }
 
     /// Takes a quote of the bar starting at `start` (the caller closes the forming bar first
@@ -49,7 +50,7 @@ public struct BarTrackState: Sendable {
         guard let quote = formingQuote else { return nil }
         let close = quote.price.doubleValue
         for index in computations.indices {
-            guard let x = Self.input(track.series[index], close: close, volume: formingVolume) else {
+            guard let x = Self.input(track.inputs[index], close: close, volume: formingVolume) else {
                 values[index] = nil
                 continue
             }
@@ -73,7 +74,7 @@ public struct BarTrackState: Sendable {
         guard let quote = formingQuote else { return values }
         let close = quote.price.doubleValue
         return computations.indices.map { index in
-            Self.input(track.series[index], close: close, volume: formingVolume).flatMap(computations[index].value(ifNext:))
+            Self.input(track.inputs[index], close: close, volume: formingVolume).flatMap(computations[index].value(ifNext:))
         }
     }
 }

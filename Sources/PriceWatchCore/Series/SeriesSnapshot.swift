@@ -27,6 +27,16 @@ public struct SeriesSnapshot: Sendable, Hashable {
         }
     }
 
+    /// A series' value at every bar of `bars` (oldest first; nil where it is undefined), as
+    /// charts draw it.
+    public static func values(of spec: SeriesSpec, over bars: [BarHistory.Bar]) -> [ExactDecimal?] {
+        var computation = spec.indicator.makeComputation(spec.arguments)
+        return bars.map { bar in
+            let input = spec.indicator.input == .close ? bar.close.doubleValue : bar.volume?.doubleValue
+            return input.flatMap { computation.append($0) }.flatMap(ExactDecimal.init(fast:))
+        }
+    }
+
     /// `warming up: 37 of 200 bars`, or the values: `sma(50) 171.20, sma(200) 170.95`.
     public var text: String {
         if isWarmingUp { return "warming up: \(bars) of \(needed) bars" }

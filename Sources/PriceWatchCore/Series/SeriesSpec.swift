@@ -9,20 +9,19 @@ public struct SeriesSpec: Sendable, Hashable, CustomStringConvertible {
     public let arguments: [Double]
     /// The indicator's name (a key into ``IndicatorCatalog``).
     public let name: String
+    /// The indicator that computes it (found once, when the spec is made: the engine asks for
+    /// it on every bar).
+    public let indicator: any Indicator
 
     /// The price series, tested by default.
-    public static let price = SeriesSpec(name: "price", arguments: [])
+    public static let price = SeriesSpec(indicator: PriceIndicator(), arguments: [])
 
-    private init(name: String, arguments: [Double]) {
+    private init(indicator: any Indicator, arguments: [Double]) {
+        self.indicator = indicator
+        let name = indicator.name
         self.name = name
         self.arguments = arguments
         self.description = arguments.isEmpty ? name : "\(name)(\(arguments.map(Self.format).joined(separator: ",")))"
-    }
-
-    /// The indicator that computes it.
-    public var indicator: any Indicator {
-        // A spec is made only for a catalogued name.
-        IndicatorCatalog.indicator(named: name) ?? PriceIndicator()
     }
 
     /// Closed bars needed before the first value.
@@ -80,7 +79,7 @@ public struct SeriesSpec: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if let problem = indicator.problem(with: arguments) { throw ParseError(description: problem) }
-        self.init(name: name, arguments: arguments)
+        self.init(indicator: indicator, arguments: arguments)
     }
 
     /// `one length`, `three arguments (fast, slow, signal)`, `no arguments`.
