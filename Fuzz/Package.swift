@@ -2,12 +2,13 @@
 import PackageDescription
 
 /// Coverage-guided fuzz targets (libFuzzer through `swiftc -sanitize=fuzzer`) for everything
-/// that reads outside input: the backtest CSV reader, the configuration loader and every
-/// provider decoder. A package of its own, so the fuzzing flags never reach the product build:
+/// that reads outside input: the backtest CSV reader, the configuration loader, every provider
+/// decoder, the calendar reader and the body of `POST /api/silences` (`fuzz-silences` links the
+/// one file `SilenceRequest.swift` of PriceWatchHTTP, which needs no Hummingbird). A package of its own, so the fuzzing flags never reach the product build:
 /// `Sources/PriceWatchCore`, `PriceWatchTOML`, `PriceWatchConfig` and `PriceWatchProviders` here are links to the
 /// main package's sources, compiled (and instrumented) again. Build and run with `scripts/fuzz`;
 /// see docs/development.md#fuzzing.
-let fuzzTargets = ["csv", "config", "yahoo", "finnhub", "twelvedata", "coinbase", "binance", "kraken", "calendar"]
+let fuzzTargets = ["csv", "config", "yahoo", "finnhub", "twelvedata", "coinbase", "binance", "kraken", "calendar", "silences"]
 
 let package = Package(
     name: "pricewatch-fuzz",

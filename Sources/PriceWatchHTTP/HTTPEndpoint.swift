@@ -12,8 +12,12 @@ import ServiceLifecycle
 /// other method is refused.
 ///
 /// Bounded against slow or hostile clients: ``HTTPEndpointSettings/maximumConnections``
-/// connections at once (more wait in the backlog), an idle read timeout (a request must
-/// arrive within ``idleTimeout``), no request body outside `/api/` (4 KiB there), small headers, at most
+/// connections at once, and when a new one comes beyond them (up to ``evictionReserve`` more
+/// are accepted) the one that has waited longest for its request to finish arriving is closed
+/// (``SlowConnections``), so slow clients can never keep a health check out; a request must
+/// arrive, and finish arriving, within ``requestDeadline`` however it trickles
+/// (``RequestDeadlineHandler``), and within ``idleTimeout`` of nothing; no request body outside
+/// `/api/` (4 KiB there), small headers, at most
 /// ``LiveQuotes/maximumListeners`` event streams each ending after ``eventStreamLifetime``,
 /// and at most one state read and one metrics refresh per second however many requests ask
 /// (``SnapshotCache``). Requests are handled on a thread of their own at the lowest priority
@@ -21,6 +25,11 @@ import ServiceLifecycle
 /// never on the pollers' or the dispatcher's threads.
 public struct HTTPEndpoint: Service {
     public static let idleTimeout: TimeAmount = .seconds(15)
+    /// How long a request may take to arrive whole, from the connection's start or the end of
+    /// the previous answer.
+    public static let requestDeadline: TimeAmount = .seconds(15)
+    /// Connections accepted beyond the maximum, each closing the longest-waiting one.
+    public static let evictionReserve = 8
     public static let eventStreamLifetime: Duration = .seconds(600)
     static let keepAliveEvery: Duration = .seconds(15)
 
@@ -98,7 +107,10 @@ public struct HTTPEndpoint: Service {
             SilenceRoutes.add(to: router, silences: silences, tokenConfigured: settings.token != nil)
         }
         let onListening = self.onListening
-        let http1 = HTTP1Channel.Configuration(idleTimeout: Self.idleTimeout,
+        let connections = SlowConnections(limit: settings.maximumConnections)
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [RequestDeadlineHandler(deadline: Self.requestDeadline,
+                                                                                                  connections: connections)],
+                                               idleTimeout: Self.idleTimeout,
                                                httpDecoderConfiguration: .init(maxHeaderFieldSize: 8 * 1024,
                                                                                maxHeaderListSize: 32 * 1024,
                                                                                maxHeaderFieldCount: 64))
@@ -109,7 +121,8 @@ public struct HTTPEndpoint: Service {
             eventLoops.shutdownGracefully { _ in }
         }
         if let descriptor = inheritedSocket {
-            let server = InheritedSocketServer(descriptor: descriptor, maximumConnections: settings.maximumConnections, router: router,
+            let server = InheritedSocketServer(descriptor: descriptor, maximumConnections: settings.maximumConnections + Self.evictionReserve,
+                                               router: router,
                                                configuration: http1, eventLoops: eventLoops, logger: logger)
             logger.notice("HTTP endpoint listening on the socket passed by the service manager (descriptor \(descriptor))\(settings.token == nil ? "" : " (bearer token required)")")
             try await withTaskExecutorPreference(executor) {
@@ -126,7 +139,7 @@ public struct HTTPEndpoint: Service {
             server: .http1(configuration: http1),
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil, backlog: 256,
-                availableConnectionsDelegate: MaximumAvailableConnections(settings.maximumConnections)),
+                availableConnectionsDelegate: MaximumAvailableConnections(settings.maximumConnections + Self.evictionReserve)),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             eventLoopGroupProvider: .shared(eventLoops),
             logger: logger)

@@ -15,9 +15,14 @@ struct SilenceRequest: Equatable {
     var endsAt: Timestamp
     var comment: String
 
-    /// Why a body was refused: says which member, what was expected and what was found.
+    /// Why a body was refused: says which member, what was expected and what was found. One
+    /// line: whatever it quotes from the body is escaped (``ControlCharacters``).
     struct Invalid: Error, Equatable, CustomStringConvertible {
         let description: String
+
+        init(description: String) {
+            self.description = ControlCharacters.escaped(description)
+        }
     }
 
     init(body: [UInt8], now: Timestamp) throws(Invalid) {
@@ -32,7 +37,7 @@ struct SilenceRequest: Equatable {
         }
         let known: Set<String> = ["rule", "symbol", "for", "until", "comment"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw Invalid(description: "unknown member \"\(unknown)\"; expected rule or symbol, for or until, and comment")
+            throw Invalid(description: "unknown member \(ControlCharacters.shown(unknown)); expected rule or symbol, for or until, and comment")
         }
         func text(_ name: String) throws(Invalid) -> String? {
             guard let value = object[name] else { return nil }

@@ -1,5 +1,5 @@
 import Foundation
-import PriceWatchApp
+@testable import PriceWatchApp
 import PriceWatchCore
 import PriceWatchServices
 import PriceWatchStore
@@ -72,11 +72,12 @@ import Testing
     static let poll = PolledQuotes(provider: "feed", results: F.ok(F.quote("AAPL", "191", at: 1_727_875_860)),
                                    time: Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) + 60_000))
 
-    @Test(arguments: ["paper fills", "silence gate", "history", "evaluator"])
+    @Test(arguments: ["paper fills", "silence gate", "paper digest", "history", "evaluator"])
     func damageFoundByAnyConsumerEndsTheFaultService(consumer: String) async throws {
         let directory = try await Self.preparedState()
         let path = directory.file("state/pricewatch.db")
-        let table = ["paper fills": "paper_order", "silence gate": "silence_generation", "history": "candle", "evaluator": "quote"][consumer] ?? ""
+        let table = ["paper fills": "paper_order", "silence gate": "silence_generation", "paper digest": "paper_account",
+                     "history": "candle", "evaluator": "quote"][consumer] ?? ""
         // Damaged once the store is open (its start-up check would find it first), as it would be
         // under a running daemon; none of the table's pages has been read yet.
         let faults = StoreFaults()
@@ -89,6 +90,10 @@ import Testing
             _ = await PaperFillConsumer(store: store, markets: AlwaysOpenMarkets(), doorbell: nil, logger: F.logger).receive(Self.poll)
         case "silence gate":
             _ = await SilenceGate(store: store, logger: F.logger).silences(now: Self.poll.time)
+        case "paper digest":
+            let settings = DigestSettings(name: "daily", schedule: try CalendarSchedule(parsing: "daily 18:00 UTC"), period: .day,
+                                          notify: [], charts: false)
+            _ = try? await PaperDigestSection(store: store).content(for: Timestamp(seconds: 0)..<Self.poll.time, settings: settings)
         case "history":
             _ = await HistoryRecorder(store: store, logger: F.logger).receive(Self.poll)
         default:

@@ -1,6 +1,8 @@
 import PriceWatchCore
 @testable import PriceWatchHTTP
+import PriceWatchTestKit
 import Testing
+import Foundation
 
 /// Issue 29, item 5: the body of `POST /api/silences` read strictly. A NUL in an id was
 /// accepted and the id stored cut at it (`a-cross`); a comment was cut at a NUL; a member given
@@ -44,5 +46,18 @@ import Testing
         let request = try SilenceRequest(body: Array(#"{"rule":"a-cross","for":"1h","comment":"deploy \"v2\" {x}"}"#.utf8), now: now)
         #expect(request.target == .rule("a-cross"))
         #expect(request.comment == #"deploy "v2" {x}"#)
+    }
+
+    /// `silences` fuzz finding: an unknown member whose name holds a C1 control (U+0096) was
+    /// quoted raw in the refusal. Every refusal is one line now.
+    @Test func aRefusalQuotingTheBodyIsOneLine() throws {
+        let body = Array(try Data(contentsOf: URL(fileURLWithPath: RepositoryFiles.path("Tests/Fixtures/fuzz/silences/unknown-member-with-c1-control.json"))))
+        do {
+            _ = try SilenceRequest(body: body, now: now)
+            Issue.record("the body was accepted")
+        } catch {
+            #expect(error.description.contains("unknown member"), "\(error.description)")
+            #expect(!ControlCharacters.contains(error.description), "\(error.description)")
+        }
     }
 }

@@ -18,8 +18,20 @@ enum FuzzCalendarTarget {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCalendar(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let (file, _) = CalendarFileReader.read(text: text, path: "fuzz.toml")
+    let (file, diagnostics) = CalendarFileReader.read(text: text, path: "fuzz.toml")
+    checkOneLine(diagnostics)
+    // Issue 29: as an operator's override, through what `check` and `market` both use.
+    let overrides = fuzzDirectory + "/calendars.d"
+    try? FileManager.default.createDirectory(atPath: overrides, withIntermediateDirectories: true)
+    if (try? Data(text.utf8).write(to: URL(fileURLWithPath: overrides + "/fuzz.toml"))) != nil {
+        let checked = CalendarLibrary.check(shipped: nil, overrides: overrides)
+        checkOneLine(checked)
+        if file == nil, !checked.containsErrors { fatalError("check passed a file the reader refuses") }
+    }
     guard let file else { return 0 }
+    if ControlCharacters.contains(file.market.rawValue) || file.market.rawValue.utf8.count > 16 {
+        fatalError("a market code the reader should have refused: \(ControlCharacters.shown(file.market.rawValue))")
+    }
     let directory = fuzzDirectory + "/calendars"
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     guard (try? Data(text.utf8).write(to: URL(fileURLWithPath: directory + "/fuzz.toml"))) != nil else { return 0 }
@@ -31,4 +43,13 @@ public func fuzzCalendar(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = calendar.status(at: Timestamp(seconds: seconds))
     }
     return 0
+}
+
+/// Every diagnostic is one line of bounded length (a trap is a finding).
+func checkOneLine(_ diagnostics: [Diagnostic]) {
+    for diagnostic in diagnostics {
+        let line = diagnostic.description
+        if ControlCharacters.contains(line) { fatalError("a diagnostic with a raw control character: \(ControlCharacters.quoted(line))") }
+        if line.utf8.count > 2_000 { fatalError("a diagnostic of \(line.utf8.count) bytes: \(ControlCharacters.shown(line, limit: 300))") }
+    }
 }

@@ -150,7 +150,7 @@ public struct PriceSeriesReader {
         for (index, field) in fields.enumerated() {
             let name = Substring(field.text).trimmingSpaces().lowercased()
             func assign(_ slot: inout Int) {
-                if slot >= 0 { error("column '\(name)' appears twice in the header") } else { slot = index }
+                if slot >= 0 { error("column '\(ControlCharacters.shortened(name))' appears twice in the header") } else { slot = index }
             }
             switch name {
             case "symbol": assign(&columns.symbol)
@@ -159,7 +159,7 @@ public struct PriceSeriesReader {
             case "previous_close": assign(&columns.previousClose)
             case "currency": assign(&columns.currency)
             default:
-                var message = "ignoring unknown column '\(name)'"
+                var message = "ignoring unknown column '\(ControlCharacters.shortened(name))'"
                 let known = ["symbol", "time", "price", "previous_close", "currency"]
                 if let suggestion = Suggestion.closest(to: name, among: known) { message += "; did you mean '\(suggestion)'?" }
                 diagnostics.append(.warning(message, path: path, line: line))

@@ -1,0 +1,1 @@
+../../../Sources/PriceWatchHTTP/SilenceRequest.swift
