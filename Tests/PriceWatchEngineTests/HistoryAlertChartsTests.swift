@@ -33,4 +33,34 @@ import Testing
         #expect(HistoryAlertCharts.threshold(of: Self.alert(condition: "crosses 224.5", at: 0))?.label == "crosses 224.5")
         #expect(HistoryAlertCharts.threshold(of: Self.alert(condition: "rise 1% from previous close", at: 0)) == nil)
     }
+
+    @Test func aTechnicalAlertDrawsItsBarsAndTheSeriesThatBelongOnPrices() async throws {
+        let store = try SQLiteAlertStore.inMemory()
+        let start: Int64 = 1_727_875_800
+        // A day of minute quotes: 390 quotes, 26 bars of 15 minutes.
+        try await store.recordQuotes((0..<390).map { F.quote("AAPL", "\(200 + ($0 / 15) % 9)", at: start + Int64($0) * 60) })
+        var alert = Self.alert(condition: "sma(3) crosses sma(8) on 15m bars", at: start + 389 * 60)
+        alert.series = SeriesReading(timeframe: "15m", of: "sma(3)", ofValue: F.decimal("204"), level: "sma(8)", levelValue: F.decimal("203"))
+        let charts = HistoryAlertCharts()
+        let m15 = try #require(Timeframe("15m"))
+        func chart(_ alert: Alert) async throws -> ChartDescription? {
+            guard let series = alert.series else { return nil }
+            return await charts.technicalChart(for: alert, series: series, timeframe: m15, reader: store)
+        }
+        let description = try #require(try await chart(alert))
+        #expect(description.series.count == 26)
+        #expect(description.overlays.map(\.label) == ["sma(3)", "sma(8)"])
+        #expect(description.overlays.map(\.points.count) == [24, 19], "each series from its first defined bar")
+        #expect(description.levels.isEmpty)
+        // An oscillator is not drawn over prices; a number on the price is a threshold.
+        alert.series = SeriesReading(timeframe: "15m", of: "rsi(14)", ofValue: F.decimal("28"), level: "30", levelValue: F.decimal("30"))
+        let rsi = try #require(try await chart(alert))
+        #expect(rsi.overlays.isEmpty && rsi.levels.isEmpty)
+        alert.series = SeriesReading(timeframe: "15m", of: "price", ofValue: F.decimal("204"), level: "203", levelValue: F.decimal("203"))
+        let level = try #require(try await chart(alert))
+        #expect(level.levels.map(\.label) == ["203"])
+        charts.attach(store)
+        let png = try #require(await charts.chart(for: alert))
+        #expect(png.bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
 }
