@@ -36,6 +36,10 @@ import PriceWatchCore
         #expect(ruleText.contains("from = \"previous_close\""))
         #expect(rules.contains { $0.window != nil })
         #expect(rules.contains { $0.expires != nil })
+        // Technical rules: a series tested, a series as the level, a number as the level.
+        #expect(rules.contains { $0.series?.of != .price && $0.series?.level != nil })
+        #expect(rules.contains { $0.series?.of != .price && $0.series?.level == nil })
+        #expect(rules.contains { $0.series?.of == .price && $0.series?.level != nil })
     }
 
     @Test func theMainFileDocumentsEveryKey() throws {
