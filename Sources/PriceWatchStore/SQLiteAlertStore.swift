@@ -74,6 +74,7 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         } catch {
             throw StoreError.cannotOpen(path: path, reason: error.description)
         }
+        if StateFile.identity(StateFile.replacedNote(of: path)) != nil { throw StoreError.replacedSinceUse(path: path) }
         switch StateFile.size(path) {
         case nil where StateFile.hasMarker(path):
             throw StoreError.deleted(path: path, whileOpen: false)
@@ -543,7 +544,10 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     public func verifyFile() throws {
         guard let identity else { return }
         guard let now = StateFile.identity(path) else { throw reported(StoreError.deleted(path: path, whileOpen: true)) }
-        if now != identity { throw reported(StoreError.replaced(path: path)) }
+        if now != identity {
+            StateFile.writeReplacedNote(path)
+            throw reported(StoreError.replaced(path: path))
+        }
     }
 
     /// `error`, after telling ``onUnusable`` when it makes the state unusable.

@@ -37,13 +37,19 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The path names another file than the one pricewatch opened (moved away, or another
     /// renamed over it while the daemon ran).
     case replaced(path: String)
+    /// The file was replaced while pricewatch had it open (``replaced(path:)``), and a start
+    /// finds the note of it (`PATH.replaced`): the file now there may be older than what
+    /// pricewatch wrote, so alerts delivered since it was copied would be delivered again. Not
+    /// used until the operator deletes the note.
+    case replacedSinceUse(path: String)
 
     /// The database file the error is about (`:memory:` for an in-memory store).
     public var path: String {
         switch self {
         case .cannotOpen(let path, _), .newerVersion(let path, _), .invalidData(let path, _, _, _),
              .unknownDelivery(let path, _, _), .failed(let path, _, _), .unavailable(let path, _, _),
-             .corrupted(let path, _, _), .emptied(let path), .foreign(let path, _), .deleted(let path, _), .replaced(let path):
+             .corrupted(let path, _, _), .emptied(let path), .foreign(let path, _), .deleted(let path, _), .replaced(let path),
+             .replacedSinceUse(let path):
             path
         }
     }
@@ -53,7 +59,7 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// (`RestartPreventExitStatus=`), so systemd does not restart it in a loop.
     public var makesTheStateUnusable: Bool {
         switch self {
-        case .corrupted, .emptied, .newerVersion, .foreign, .deleted, .replaced: true
+        case .corrupted, .emptied, .newerVersion, .foreign, .deleted, .replaced, .replacedSinceUse: true
         case .cannotOpen, .invalidData, .unknownDelivery, .failed, .unavailable: false
         }
     }
@@ -94,7 +100,12 @@ public enum StoreError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "or delete \(StateFile.marker(of: path)) to start afresh"
         case .replaced:
             return prefix + "the file was replaced while pricewatch had it open (the path now names another file); "
-                + "pricewatch stops rather than write to the file it opened: start it again to use the file now there"
+                + "pricewatch stops rather than write to the file it opened; it uses the file now there only once you delete "
+                + "\(StateFile.replacedNote(of: path)) (the file may be older than what pricewatch wrote)"
+        case .replacedSinceUse(let path):
+            return prefix + "the file was replaced while pricewatch had it open, and may be older than what pricewatch wrote: "
+                + "alerts delivered since it was copied would be delivered again; not used: check it is the state you want, "
+                + "then delete \(StateFile.replacedNote(of: path))"
         }
     }
 }

@@ -33,36 +33,12 @@ import Testing
         try CommandRunner.run(arguments + ["--config", "pricewatch.toml"], in: directory.path)
     }
 
-    /// Overwrites the root page of `table` (a small table has no other) with garbage.
     func damage(table: String) async throws {
-        let path = directory.file("state/pricewatch.db")
-        let query = try await Self.sqlite(["file:\(path)?mode=ro", "SELECT rootpage FROM sqlite_master WHERE name = '\(table)'; PRAGMA page_size;"])
-        let numbers = query.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        try #require(numbers.count == 2, "rootpage and page size of \(table): \(query)")
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        try handle.seek(toOffset: UInt64((numbers[0] - 1) * numbers[1]))
-        try handle.write(contentsOf: Data(repeating: 0x5A, count: numbers[1]))
-        try handle.close()
+        try await StateFileSurgery.damage(table: table, of: directory.file("state/pricewatch.db"))
     }
 
-    /// Moves what the commands left in the write-ahead log into the main file (no one else has
-    /// the file open), so the page damaged later is read from there.
     func checkpoint() async throws {
-        let result = try await Self.sqlite([directory.file("state/pricewatch.db"), "PRAGMA wal_checkpoint(TRUNCATE);"])
-        try #require(result.hasPrefix("0|"), "checkpoint: \(result)")
-    }
-
-    static func sqlite(_ arguments: [String]) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try TestProcesses.launch(process)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        try await waitUntil("sqlite3 to exit") { !process.isRunning }
-        TestProcesses.forget(process)
-        return String(decoding: data, as: UTF8.self)
+        try await StateFileSurgery.checkpoint(directory.file("state/pricewatch.db"))
     }
 
     func expectExit65(_ daemon: RunningDaemon, after what: String) async throws {

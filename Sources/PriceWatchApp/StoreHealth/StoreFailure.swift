@@ -27,7 +27,7 @@ enum StoreFailure {
         case .newerVersion: "written by a newer pricewatch"
         case .foreign: "not a pricewatch database"
         case .deleted: "deleted"
-        case .replaced: "replaced"
+        case .replaced, .replacedSinceUse: "replaced"
         default: "\(error)"
         }
     }

@@ -58,6 +58,20 @@ enum StateFile {
     /// the file to write it: with the marker there, a missing state file is a lost state.
     static func marker(of path: String) -> String { path + ".marker" }
 
+    /// The note written when the file at `path` was found replaced under the daemon: while it
+    /// exists, no start uses the file (``StoreError/replacedSinceUse(path:)``).
+    static func replacedNote(of path: String) -> String { path + ".replaced" }
+
+    /// Writes the note of a replaced state file; a failure is ignored (the daemon stops anyway).
+    static func writeReplacedNote(_ path: String) {
+        let note = replacedNote(of: path)
+        let descriptor = open(note, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return }
+        let text = Array("the state database beside this file was replaced while pricewatch had it open; pricewatch does not use it until this file is deleted (check first that it is the state you want: one older than what pricewatch wrote delivers again the alerts delivered since).\n".utf8)
+        _ = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+    }
+
     /// Whether the marker of `path` exists.
     static func hasMarker(_ path: String) -> Bool { identity(marker(of: path)) != nil }
 
