@@ -58,8 +58,11 @@ public enum DashboardPage {
             + "<th>State</th></tr></thead><tbody>\n"
         if snapshot.rules.isEmpty { html += "<tr><td colspan=\"4\" class=\"muted\">no rules</td></tr>\n" }
         for rule in snapshot.rules {
-            html += "<tr><td>\(escape(rule.rule))</td><td>\(escape(rule.symbol))</td><td>\(escape(rule.condition))</td>"
-                + "<td class=\"state state-\(rule.state.name.replacingOccurrences(of: " ", with: "-"))\">\(escape(rule.state.text))</td></tr>\n"
+            // A technical rule: its series' values under the condition, or that it is warming up.
+            let values = rule.series.flatMap { $0.isWarmingUp ? nil : $0.text }
+                .map { "<br><span class=\"muted\">\(escape($0))</span>" } ?? ""
+            html += "<tr><td>\(escape(rule.rule))</td><td>\(escape(rule.symbol))</td><td>\(escape(rule.condition))\(values)</td>"
+                + "<td class=\"state state-\(rule.state.name.replacingOccurrences(of: " ", with: "-"))\">\(escape(rule.stateText(zone: nil)))</td></tr>\n"
         }
         html += "</tbody></table></section>\n"
 
