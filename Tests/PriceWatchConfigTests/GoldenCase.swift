@@ -41,4 +41,15 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
         let result = fixture.load(environment)
         return (fixture.render(result.diagnostics), result.configuration, fixture)
     }
+
+    /// Loads the case and expects exactly its diagnostics, and no configuration when one of
+    /// them is an error.
+    func expectDiagnostics(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (rendered, configuration, fixture) = try run()
+        defer { fixture.remove() }
+        #expect(rendered == expected, sourceLocation: sourceLocation)
+        if expected.contains(where: { $0.contains(": error: ") }) {
+            #expect(configuration == nil, sourceLocation: sourceLocation)
+        }
+    }
 }

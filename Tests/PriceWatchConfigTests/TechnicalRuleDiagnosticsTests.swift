@@ -81,12 +81,7 @@ import PriceWatchCore
 
     @Test(arguments: cases)
     func golden(_ golden: GoldenCase) throws {
-        let (rendered, configuration, fixture) = try golden.run()
-        defer { fixture.remove() }
-        #expect(rendered == golden.expected)
-        if golden.expected.contains(where: { $0.contains(": error: ") }) {
-            #expect(configuration == nil)
-        }
+        try golden.expectDiagnostics()
     }
 
     @Test func aGoldenCrossReadsAsOneTechnicalRule() throws {

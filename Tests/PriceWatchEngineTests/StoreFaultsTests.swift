@@ -40,33 +40,13 @@ import Testing
         let store = try SQLiteAlertStore.open(path: directory.file("state/pricewatch.db"))
         try await store.recordQuotes([F.quote("AAPL", "190", at: 1_727_875_800)])
         try store.close()
-        let checkpoint = try await sqlite([directory.file("state/pricewatch.db"), "PRAGMA wal_checkpoint(TRUNCATE);"])
-        try #require(checkpoint.hasPrefix("0|"), "checkpoint: \(checkpoint)")
+        try await StateFileSurgery.checkpoint(directory.file("state/pricewatch.db"))
         return directory
     }
 
     /// Overwrites the root page of `table` with garbage.
     static func damage(_ table: String, in path: String) async throws {
-        let answer = try await sqlite([path, "SELECT rootpage FROM sqlite_master WHERE name = '\(table)'; PRAGMA page_size;"])
-        let numbers = answer.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        try #require(numbers.count == 2, "rootpage and page size of \(table): \(answer)")
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        try handle.seek(toOffset: UInt64((numbers[0] - 1) * numbers[1]))
-        try handle.write(contentsOf: Data(repeating: 0x5A, count: numbers[1]))
-        try handle.close()
-    }
-
-    static func sqlite(_ arguments: [String]) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try TestProcesses.launch(process)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        try await waitUntil("sqlite3 to exit") { !process.isRunning }
-        TestProcesses.forget(process)
-        return String(decoding: data, as: UTF8.self)
+        try await StateFileSurgery.damage(table: table, of: path)
     }
 
     static let poll = PolledQuotes(provider: "feed", results: F.ok(F.quote("AAPL", "191", at: 1_727_875_860)),

@@ -130,24 +130,7 @@ public struct AlertEngine: Sendable {
             }
             let before = machines[slotIndex].state
             let action = machines[slotIndex].evaluate(check, price: price, time: time, base: base)
-            switch action {
-            case .fire(let trigger):
-                let ruleIndex = book.slots[slotIndex].rule
-                let rule = book.rules[ruleIndex]
-                let texts = texts(ofRule: ruleIndex)
-                outcome.alerts.append(PendingAlert(
-                    alert: Alert(rule: rule, fingerprint: texts.fingerprint, conditionText: texts.conditionText,
-                                 quote: quote, provider: provider, trigger: trigger),
-                    sinks: rule.notify))
-            case .suppressedByCooldown:
-                outcome.suppressed.append(book.slots[slotIndex].key)
-            case .rearmed, .recordedSide, .none, .skipped:
-                break
-            }
-            if trackChanges, !changedFlags[slotIndex], machines[slotIndex].state != before {
-                changedFlags[slotIndex] = true
-                changedSlots.append(slotIndex)
-            }
+            record(action, slot: slotIndex, before: before, quote: quote, provider: provider, into: &outcome)
         }
         if !book.tracksBySource[index].isEmpty {
             formBars(quote, source: index, session: session, provider: provider, now: now, into: &outcome)
@@ -234,31 +217,42 @@ public struct AlertEngine: Sendable {
                 }
             }
             let before = machines[slotIndex].state
-            switch machines[slotIndex].evaluate(check, price: ofValue, time: quote.time, base: base) {
-            case .fire(var trigger):
-                let ruleIndex = book.slots[slotIndex].rule
-                let rule = book.rules[ruleIndex]
-                let texts = texts(ofRule: ruleIndex)
-                let of = plan.series[slot.of].description
-                let reading = SeriesReading(timeframe: plan.timeframe.description, of: of, ofValue: ofValue,
-                                            level: slot.level.map { plan.series[$0].description } ?? levelValue.description,
-                                            levelValue: check.isPercent ? (base ?? .zero) : levelValue)
-                // The alert carries the bar's last quote; the series' values are in `series`.
-                trigger.price = quote.price
-                if check.isPercent, let base { trigger.base = base; trigger.change = ofValue.percentChange(from: base) }
-                outcome.alerts.append(PendingAlert(
-                    alert: Alert(rule: rule, fingerprint: texts.fingerprint, conditionText: texts.conditionText,
-                                 quote: quote, provider: provider, trigger: trigger, series: reading),
-                    sinks: rule.notify))
-            case .suppressedByCooldown:
-                outcome.suppressed.append(book.slots[slotIndex].key)
-            case .rearmed, .recordedSide, .none, .skipped:
-                break
+            let action = machines[slotIndex].evaluate(check, price: ofValue, time: quote.time, base: base)
+            var reading: SeriesReading?
+            if case .fire = action {
+                reading = SeriesReading(timeframe: plan.timeframe.description, of: plan.series[slot.of].description, ofValue: ofValue,
+                                        level: slot.level.map { plan.series[$0].description } ?? levelValue.description,
+                                        levelValue: check.isPercent ? (base ?? .zero) : levelValue)
             }
-            if trackChanges, !changedFlags[slotIndex], machines[slotIndex].state != before {
-                changedFlags[slotIndex] = true
-                changedSlots.append(slotIndex)
-            }
+            record(action, slot: slotIndex, before: before, quote: quote, provider: provider, series: reading, into: &outcome)
+        }
+    }
+
+    /// What one evaluation did, into `outcome`: a firing becomes an alert with its rule's sinks,
+    /// a suppressed one is noted, and a changed state is kept for the store. A technical rule's
+    /// alert carries the bar's last quote and its series' values in `series` (the machine's
+    /// trigger holds the series' value; a percent rule's base and change are the series').
+    @inline(__always)
+    private mutating func record(_ action: RuleStateMachine.Action, slot slotIndex: Int, before: RuleState, quote: Quote,
+                                 provider: String?, series: SeriesReading? = nil, into outcome: inout Outcome) {
+        switch action {
+        case .fire(var trigger):
+            let ruleIndex = book.slots[slotIndex].rule
+            let rule = book.rules[ruleIndex]
+            let texts = texts(ofRule: ruleIndex)
+            if series != nil { trigger.price = quote.price }
+            outcome.alerts.append(PendingAlert(
+                alert: Alert(rule: rule, fingerprint: texts.fingerprint, conditionText: texts.conditionText,
+                             quote: quote, provider: provider, trigger: trigger, series: series),
+                sinks: rule.notify))
+        case .suppressedByCooldown:
+            outcome.suppressed.append(book.slots[slotIndex].key)
+        case .rearmed, .recordedSide, .none, .skipped:
+            break
+        }
+        if trackChanges, !changedFlags[slotIndex], machines[slotIndex].state != before {
+            changedFlags[slotIndex] = true
+            changedSlots.append(slotIndex)
         }
     }
 
