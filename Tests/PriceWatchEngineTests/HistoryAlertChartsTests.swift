@@ -56,10 +56,26 @@ import Testing
         alert.series = SeriesReading(timeframe: "15m", of: "rsi(14)", ofValue: F.decimal("28"), level: "30", levelValue: F.decimal("30"))
         let rsi = try #require(try await chart(alert))
         #expect(rsi.overlays.isEmpty && rsi.levels.isEmpty)
+        #expect(rsi.panels.map(\.title) == ["rsi(14)"])
+        #expect(rsi.panels.first?.levels == [30, 70])
+        #expect(rsi.height == 420, "the panel adds to the picture's height")
+        alert.series = SeriesReading(timeframe: "15m", of: "macd(3,6,4)", ofValue: F.decimal("0.1"), level: "macd_signal(3,6,4)",
+                                     levelValue: F.decimal("0.05"))
+        let macd = try #require(try await chart(alert))
+        #expect(macd.panels.map(\.title) == ["macd(3,6,4), macd_signal(3,6,4)"])
+        #expect(macd.panels.first?.lines.count == 2)
+        let drawing = ChartLayout.drawing(for: macd)
+        #expect(drawing.shapes.contains { if case .text("macd(3,6,4), macd_signal(3,6,4)", _, _, _, _, _) = $0 { true } else { false } })
+        charts.attach(store)
+        let macdPNG = try #require(await charts.chart(for: alert))
+        #expect(macdPNG.bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        // To look at it: PRICEWATCH_SAVE_CHARTS=DIRECTORY swift test --filter HistoryAlertChartsTests
+        if let directory = ProcessInfo.processInfo.environment["PRICEWATCH_SAVE_CHARTS"] {
+            try Data(macdPNG.bytes).write(to: URL(fileURLWithPath: directory + "/macd-alert.png"))
+        }
         alert.series = SeriesReading(timeframe: "15m", of: "price", ofValue: F.decimal("204"), level: "203", levelValue: F.decimal("203"))
         let level = try #require(try await chart(alert))
         #expect(level.levels.map(\.label) == ["203"])
-        charts.attach(store)
         let png = try #require(await charts.chart(for: alert))
         #expect(png.bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }

@@ -52,8 +52,8 @@ final class HistoryAlertCharts: AlertChartProvider {
     /// A technical rule's alert: the last 120 bars of its timeframe before the alert (grouped
     /// from the stored candles as the daemon groups them), the series it names that belong on
     /// the price chart (averages, bands, channels) as labelled lines, a numeric level on the
-    /// price as a threshold, and the alert. An oscillator (RSI, MACD, rate of change) is not
-    /// drawn on prices: its values are in the alert's text.
+    /// price as a threshold, and the alert; an oscillator (RSI, MACD, rate of change, volume)
+    /// in a panel under the prices, with its reference levels and the rule's number.
     func technicalChart(for alert: Alert, series: SeriesReading, timeframe: Timeframe,
                         reader: any PriceHistoryReader) async -> ChartDescription? {
         let specs = [series.of, series.level].compactMap { try? SeriesSpec(parsing: $0) }
@@ -71,6 +71,29 @@ final class HistoryAlertCharts: AlertChartProvider {
                 value.map { ChartPoint(time: bar.time, price: $0) }
             })
         }
+        // Oscillators get a panel each: their lines, their levels (RSI's 30 and 70, the rule's
+        // number) and, for a histogram, bars from zero.
+        var panels: [ChartPanel] = []
+        for spec in specs where spec != .price {
+            let values = Array(SeriesSnapshot.values(of: spec, over: bars).suffix(Self.technicalBars))
+            let points = zip(shown, values).compactMap { bar, value in value.map { ChartPoint(time: bar.time, price: $0) } }
+            let ruleLevel = series.level == series.levelValue.description && spec.description == series.of
+                ? [series.levelValue.doubleValue] : []
+            switch spec.indicator.display {
+            case .overlay:
+                continue
+            case .oscillator(let levels):
+                if let index = panels.firstIndex(where: { $0.title.hasPrefix(spec.name.split(separator: "_").first.map(String.init) ?? spec.name) }) {
+                    panels[index].lines.append(ChartOverlay(label: spec.description, points: points))
+                    panels[index].title += ", " + spec.description
+                } else {
+                    panels.append(ChartPanel(title: spec.description, lines: [ChartOverlay(label: spec.description, points: points)],
+                                             levels: Array(Set(levels + ruleLevel)).sorted()))
+                }
+            case .histogram:
+                panels.append(ChartPanel(title: spec.description, levels: ruleLevel, histogram: points))
+            }
+        }
         let level = series.of == "price" && series.level == series.levelValue.description
             ? [ChartLevel(role: .threshold, price: series.levelValue, label: series.level)] : []
         var description = ChartDescription(title: "\(alert.symbol) · \(timeframe) bars",
@@ -78,6 +101,8 @@ final class HistoryAlertCharts: AlertChartProvider {
                                            markers: [ChartMarker(time: alert.time, price: alert.price, label: alert.rule)],
                                            timeZone: "UTC")
         description.overlays = overlays
+        description.panels = panels
+        if !panels.isEmpty { description.height += 100 * panels.count }
         return description
     }
 

@@ -16,6 +16,9 @@ public struct ChartDescription: Sendable, Hashable {
     /// Series drawn over the prices (a technical rule's averages, bands, channels), each a
     /// labelled line in a colour of its own.
     public var overlays: [ChartOverlay] = []
+    /// Panels under the prices, one per oscillator (RSI with its 30 and 70, MACD with its
+    /// signal and histogram), sharing the time axis.
+    public var panels: [ChartPanel] = []
     /// The IANA time zone of the time axis (the market's), e.g. `America/New_York`.
     public var timeZone: String
     public var theme: ChartTheme
@@ -48,6 +51,23 @@ public struct ChartOverlay: Sendable, Hashable {
     public init(label: String, points: [ChartPoint]) {
         self.label = label
         self.points = points
+    }
+}
+
+/// An oscillator in a panel under the price chart: its lines, its reference levels, and a
+/// histogram of bars from zero (MACD's).
+public struct ChartPanel: Sendable, Hashable {
+    /// Written at the panel's top left: `rsi(14)`.
+    public var title: String
+    public var lines: [ChartOverlay]
+    public var levels: [Double]
+    public var histogram: [ChartPoint]
+
+    public init(title: String, lines: [ChartOverlay] = [], levels: [Double] = [], histogram: [ChartPoint] = []) {
+        self.title = title
+        self.lines = lines
+        self.levels = levels
+        self.histogram = histogram
     }
 }
 

@@ -19,7 +19,10 @@ public enum ChartLayout {
         let plotLeft = marginLeft
         let plotRight = width - marginRight
         let plotTop = marginTop
-        let plotBottom = height - marginBottom
+        // The time axis is at the bottom; panels (oscillators) sit between it and the prices.
+        let axisBottom = height - marginBottom
+        let panelSpace = Double(chart.panels.count) * (panelHeight(height) + panelGap)
+        let plotBottom = axisBottom - panelSpace
         var shapes: [ChartShape] = [
             .rectangle(origin: CanvasPoint(x: 0, y: 0), width: width, height: height, fill: palette.background),
             .text(chart.title, at: CanvasPoint(x: plotLeft, y: 22), size: titleSize, color: palette.text,
@@ -53,12 +56,12 @@ public enum ChartLayout {
         let zone = TimeZone(identifier: chart.timeZone) ?? TimeZone(secondsFromGMT: 0) ?? .current
         for timeTick in timeTicks(from: start, to: end, in: zone) {
             let column = crisp(x(Timestamp(milliseconds: timeTick.milliseconds)))
-            shapes.append(.polyline(points: [CanvasPoint(x: column, y: plotTop), CanvasPoint(x: column, y: plotBottom)],
+            shapes.append(.polyline(points: [CanvasPoint(x: column, y: plotTop), CanvasPoint(x: column, y: axisBottom)],
                                     stroke: palette.grid, lineWidth: 1, dash: []))
-            shapes.append(.text(timeTick.label, at: CanvasPoint(x: column, y: plotBottom + 16), size: labelSize,
+            shapes.append(.text(timeTick.label, at: CanvasPoint(x: column, y: axisBottom + 16), size: labelSize,
                                 color: palette.text, anchor: .middle, bold: false))
         }
-        shapes.append(.text(chart.timeZone, at: CanvasPoint(x: plotRight, y: plotBottom + 32), size: labelSize - 1,
+        shapes.append(.text(chart.timeZone, at: CanvasPoint(x: plotRight, y: axisBottom + 32), size: labelSize - 1,
                             color: palette.axis, anchor: .end, bold: false))
 
         // Axes.
@@ -101,6 +104,12 @@ public enum ChartLayout {
                                 size: labelSize, color: color, anchor: .end, bold: false))
         }
 
+        for (index, panel) in chart.panels.enumerated() {
+            let top = plotBottom + panelGap + Double(index) * (panelHeight(height) + panelGap)
+            shapes += panelShapes(panel, top: top, bottom: top + panelHeight(height), left: plotLeft, right: plotRight,
+                                  x: x, palette: palette)
+        }
+
         for marker in chart.markers {
             let center = CanvasPoint(x: x(marker.time), y: y(double(marker.price)))
             shapes.append(.circle(center: center, radius: 5, fill: palette.marker, outline: palette.background))
@@ -108,6 +117,50 @@ public enum ChartLayout {
                                 color: palette.marker, anchor: .middle, bold: true))
         }
         return ChartDrawing(width: Int(width), height: Int(height), shapes: shapes)
+    }
+
+    static let panelGap = 10.0
+
+    /// A panel's height: a quarter of the image, at least 50 pixels.
+    static func panelHeight(_ height: Double) -> Double { max(50, (height * 0.25).rounded()) }
+
+    /// One oscillator panel: a frame, its reference levels dashed and labelled, its lines in
+    /// the overlay colours, a histogram as bars from zero (up and down in two colours), and
+    /// its title at the top left.
+    static func panelShapes(_ panel: ChartPanel, top: Double, bottom: Double, left: Double, right: Double,
+                            x: (Timestamp) -> Double, palette: ChartPalette) -> [ChartShape] {
+        let values = panel.lines.flatMap { $0.points.map { double($0.price) } } + panel.levels
+            + panel.histogram.map { double($0.price) } + (panel.histogram.isEmpty ? [] : [0])
+        let (low, high) = priceRange(values)
+        func y(_ value: Double) -> Double { bottom - (value - low) / (high - low) * (bottom - top) }
+        var shapes: [ChartShape] = [
+            .polyline(points: [CanvasPoint(x: crisp(left), y: crisp(top)), CanvasPoint(x: crisp(left), y: crisp(bottom)),
+                               CanvasPoint(x: right, y: crisp(bottom))], stroke: palette.axis, lineWidth: 1, dash: []),
+        ]
+        for level in panel.levels {
+            let row = crisp(y(level))
+            shapes.append(.polyline(points: [CanvasPoint(x: left, y: row), CanvasPoint(x: right, y: row)],
+                                    stroke: palette.threshold, lineWidth: 1, dash: [4, 3]))
+            shapes.append(.text(priceLabel(level, digits: fractionDigits(of: niceStep(abs(level) / 5 + 0.1))),
+                                at: CanvasPoint(x: left - 6, y: row + 4), size: labelSize, color: palette.text, anchor: .end, bold: false))
+        }
+        if !panel.histogram.isEmpty {
+            let zero = y(0)
+            let slot = (right - left) / Double(max(panel.histogram.count, 1))
+            for point in panel.histogram {
+                let value = y(double(point.price))
+                shapes.append(.rectangle(origin: CanvasPoint(x: x(point.time) - slot * 0.35, y: min(zero, value)),
+                                         width: max(slot * 0.7, 1), height: max(abs(zero - value), 1),
+                                         fill: point.price.scaled >= 0 ? ChartPalette.overlayColors[2] : ChartPalette.overlayColors[3]))
+            }
+        }
+        for (index, line) in panel.lines.enumerated() where line.points.count >= 2 {
+            shapes.append(.polyline(points: line.points.map { CanvasPoint(x: x($0.time), y: y(double($0.price))) },
+                                    stroke: ChartPalette.overlayColors[index % ChartPalette.overlayColors.count], lineWidth: 1.5, dash: []))
+        }
+        shapes.append(.text(panel.title, at: CanvasPoint(x: left + 4, y: top + labelSize), size: labelSize,
+                            color: palette.text, anchor: .start, bold: false))
+        return shapes
     }
 
     /// A tick on the time axis: its instant and its label in the chart's time zone.
