@@ -17,7 +17,7 @@ import Testing
         try directory.write("rules.d/first.toml", blocks[1])
         let result = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.outputLines.first?.contains(": ok: 3 rules on 3 symbols, 1 provider, 1 sink") == true,
+        #expect(result.outputLines.first?.contains(": ok: 4 rules on 4 symbols, 1 provider, 1 sink") == true,
                 "\(result.standardOutput)")
     }
 }
