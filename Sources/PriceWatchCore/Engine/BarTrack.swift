@@ -18,6 +18,9 @@ public struct BarTrack: Sendable {
     /// What each series reads of a bar (read once here, not per bar).
     let inputs: [BarInput]
 
+    /// Whether a percent rule reads a series' past values.
+    let keepsValues: Bool
+
     /// Closed bars needed before every rule on the track can be evaluated.
     public var warmUpBars: Int { series.map(\.warmUpBars).max() ?? 0 }
 
@@ -77,7 +80,8 @@ public struct BarTrack: Sendable {
                 return BarTrack(source: keys[track].source, timeframe: keys[track].timeframe, series: series[track],
                                 slots: slots[track], valueWindows: windows[track],
                                 hasTickSlots: slots[track].contains { $0.trigger == .tick },
-                                inputs: series[track].map(\.indicator.input))
+                                inputs: series[track].map(\.indicator.input),
+                                keepsValues: windows[track].contains { $0 != nil })
             }
             return (tracks, bySource)
         }

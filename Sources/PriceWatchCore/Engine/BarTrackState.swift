@@ -48,14 +48,22 @@ public struct BarTrackState: Sendable {
     /// last quote (nil when no bar was forming).
     mutating func closeBar(track: BarTrack) -> Quote? {
         guard let quote = formingQuote else { return nil }
-        let close = quote.price.doubleValue
-        for index in computations.indices {
-            guard let x = Self.input(track.inputs[index], close: close, volume: formingVolume) else {
-                values[index] = nil
-                continue
+        let close = quote.price.doubleValue, volume = formingVolume
+        // Through buffers: one uniqueness check per array and bar, not one per series.
+        values.withUnsafeMutableBufferPointer { values in
+            computations.withUnsafeMutableBufferPointer { computations in
+                for index in computations.indices {
+                    guard let x = Self.input(track.inputs[index], close: close, volume: volume) else {
+                        values[index] = nil
+                        continue
+                    }
+                    values[index] = computations[index].append(x)
+                }
             }
-            values[index] = computations[index].append(x)
-            if let window = track.valueWindows[index], let value = values[index], let exact = ExactDecimal(fast: value) {
+        }
+        if track.keepsValues {
+            for index in values.indices {
+                guard let window = track.valueWindows[index], let value = values[index], let exact = ExactDecimal(fast: value) else { continue }
                 valueHistories[index].append(time: quote.time, price: exact)
                 valueHistories[index].trim(window: window)
             }
