@@ -25,6 +25,7 @@ public final class MetricsExporter: Sendable {
         "pricewatch_rules_watched": "Rules in the running configuration.",
         "pricewatch_symbols_watched": "Distinct symbols the rules watch.",
         "pricewatch_build_info": "Always 1; the version of pricewatch as a label.",
+        "pricewatch_outbox_dead_deliveries": "Deliveries given up on (dead letters) still in the outbox.",
         "pricewatch_config_reloads_total": "Configuration reloads, by outcome (success: the new configuration runs).",
         "pricewatch_config_last_reload_successful": "1 when the last configuration load (start or reload) succeeded, else 0.",
         "pricewatch_config_last_reload_success_timestamp_seconds": "Unix time of the last successful configuration load.",
