@@ -41,8 +41,8 @@ public final class MetricsExporter: Sendable {
         registry.makeGauge(descriptor: Self.descriptor(name), labels: labels).set(value)
     }
 
-    /// The exposition text.
-    public func render() -> [UInt8] { registry.emitToBuffer() }
+    /// The exposition text: the registry's metrics, then the process's (``ProcessMetrics``).
+    public func render() -> [UInt8] { registry.emitToBuffer() + Array(ProcessMetrics.current().exposition.utf8) }
 
     static func descriptor(_ name: String) -> MetricNameDescriptor {
         MetricNameDescriptor(metricName: name, unitName: "", helpText: help[name] ?? "pricewatch metric \(name).")
