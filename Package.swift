@@ -169,7 +169,9 @@ let package = Package(
         .testTarget(name: "PriceWatchTOMLTests", dependencies: ["PriceWatchTOML"]),
         .testTarget(
             name: "PriceWatchStoreTests",
-            dependencies: ["PriceWatchStore", "PriceWatchCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PriceWatchStore", "PriceWatchCore", .product(name: "GRDB", package: "GRDB.swift"),
+                           // sqlite3_trace_v2 and sqlite3_stmt_status: counting statement compilations.
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "PriceWatchEngineTests",

@@ -93,6 +93,9 @@ public enum Daemon {
         }
         let clock = ContinuousClock()
         let wallClock: @Sendable () -> Timestamp = { Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
+        // Every counter at 0 from the first scrape (docs/http.md).
+        metrics?.declare(setup.configuration)
+        metrics?.started(at: wallClock())
         let doorbell = Doorbell()
         let evaluator: RuleEvaluator
         do {
@@ -155,7 +158,7 @@ public enum Daemon {
         let warmUp = BarWarmUp(evaluator: evaluator, store: candles, initial: setup, wallClock: wallClock, logger: logger)
         let reloads = ReloadCoordinator(
             initial: setup, subscribers: [polling, evaluator, warmUp, sinkRegistry], reloadRequests: reloadRequests,
-            observer: observer, logger: logger, wallClock: wallClock, announcesReady: false,
+            observer: observer, logger: logger, wallClock: wallClock, announcesReady: false, metrics: metrics ?? .disabled,
             load: { previous in
                 logger.info("reloading configuration from \(configPath)")
                 let loaded = loadSetup(configPath: configPath, environment: environment, previous: previous, transports: transports,

@@ -25,6 +25,10 @@ public final class MetricsExporter: Sendable {
         "pricewatch_rules_watched": "Rules in the running configuration.",
         "pricewatch_symbols_watched": "Distinct symbols the rules watch.",
         "pricewatch_build_info": "Always 1; the version of pricewatch as a label.",
+        "pricewatch_outbox_dead_deliveries": "Deliveries given up on (dead letters) still in the outbox.",
+        "pricewatch_config_reloads_total": "Configuration reloads, by outcome (success: the new configuration runs).",
+        "pricewatch_config_last_reload_successful": "1 when the last configuration load (start or reload) succeeded, else 0.",
+        "pricewatch_config_last_reload_success_timestamp_seconds": "Unix time of the last successful configuration load.",
     ]
 
     public init() {}
@@ -37,8 +41,8 @@ public final class MetricsExporter: Sendable {
         registry.makeGauge(descriptor: Self.descriptor(name), labels: labels).set(value)
     }
 
-    /// The exposition text.
-    public func render() -> [UInt8] { registry.emitToBuffer() }
+    /// The exposition text: the registry's metrics, then the process's (``ProcessMetrics``).
+    public func render() -> [UInt8] { registry.emitToBuffer() + Array(ProcessMetrics.current().exposition.utf8) }
 
     static func descriptor(_ name: String) -> MetricNameDescriptor {
         MetricNameDescriptor(metricName: name, unitName: "", helpText: help[name] ?? "pricewatch metric \(name).")

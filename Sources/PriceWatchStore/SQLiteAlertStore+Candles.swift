@@ -5,7 +5,7 @@ extension SQLiteAlertStore: CandleStore {
     public func recordQuotes(_ quotes: [Quote]) async throws {
         guard !quotes.isEmpty else { return }
         try await write("recording price history") { db in
-            for quote in quotes where quote.price.isPositive { try CandleTable.record(quote, in: db) }
+            try CandleTable.record(quotes.filter(\.price.isPositive), in: db)
         }
     }
 
@@ -13,7 +13,7 @@ extension SQLiteAlertStore: CandleStore {
         let kept = candles.filter(CandleBuilder.isConsistent)
         guard !kept.isEmpty else { return }
         try await write("storing backfilled candles") { db in
-            for candle in kept { try CandleTable.insertBackfilled(candle, symbol: symbol, in: db) }
+            try CandleTable.insertBackfilled(kept, symbol: symbol, in: db)
         }
     }
 

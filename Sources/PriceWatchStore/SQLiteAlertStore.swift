@@ -27,7 +27,8 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     JobRunStore {
     /// The database file, or `:memory:` for an in-memory store. Every ``StoreError`` names it.
     public let path: String
-    private let writer: any DatabaseWriter
+    /// Internal for the tests that trace its connection.
+    let writer: any DatabaseWriter
     /// Told of every error that makes the state unusable, from the store's own read and write
     /// path (``open(path:onUnusable:)``).
     private let onUnusable: UnusableStateHandler?

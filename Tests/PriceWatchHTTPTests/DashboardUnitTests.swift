@@ -61,6 +61,28 @@ struct DashboardUnitTests {
         #expect(check.status == 0, "promtool check metrics: \(check.output)\n\(text)")
     }
 
+    /// The command name of `/proc/self/stat` may hold spaces and parentheses; fields are
+    /// counted after the last `)`.
+    @Test func processFiguresAreReadFromProcStat() throws {
+        let stat = "4242 (pw (x) y) S 1 4242 4242 0 -1 4194560 900 0 0 0 150 50 0 0 20 0 6 0 12345 104857600 2560 18446744073709551615"
+        let fields = try #require(ProcessMetrics.statFields(stat))
+        #expect(fields.userTicks == 150 && fields.systemTicks == 50)
+        #expect(fields.startTicks == 12345)
+        #expect(fields.virtualBytes == 104_857_600 && fields.residentPages == 2560)
+        #expect(ProcessMetrics.statFields("4242 (cut") == nil)
+        #expect(ProcessMetrics.bootTime("cpu  1 2 3\nbtime 1764000000\nprocesses 9\n") == 1_764_000_000)
+        let text = ProcessMetrics(cpuSeconds: 2.5, residentBytes: 1_048_576).exposition
+        #expect(text == """
+            # HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.
+            # TYPE process_cpu_seconds_total counter
+            process_cpu_seconds_total 2.5
+            # HELP process_resident_memory_bytes Resident memory size in bytes.
+            # TYPE process_resident_memory_bytes gauge
+            process_resident_memory_bytes 1048576
+
+            """)
+    }
+
     @Test func theSparklineAndTheDaysChange() {
         let points = [HistoryPoint(time: Timestamp(milliseconds: 0), price: ExactDecimal(scaled: 100_00000000)),
                       HistoryPoint(time: Timestamp(milliseconds: 60_000), price: ExactDecimal(scaled: 102_00000000))]

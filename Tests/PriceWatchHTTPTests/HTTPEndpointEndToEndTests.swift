@@ -49,6 +49,70 @@ import Testing
         #expect(try await demo.daemon.stop() == 0)
     }
 
+    /// A fresh daemon's first scrape has every counter of its providers and sinks, each label
+    /// value known up front, so `rate()` alerts see the series before the first error; the
+    /// process's standard metrics; the reload counters, which then count a good and a bad
+    /// reload.
+    @Test func everyCounterExistsAtZeroFromTheFirstScrape() async throws {
+        let demo = try DashboardDaemon()
+        try await demo.waitUntilListening()
+        let text = try #require(await demo.text("/metrics"))
+        let samples = MetricsSamples(text)
+        // Series that the demo (a replay provider that never fails, quotes that pass) cannot move.
+        var zero = ["transient", "rate_limited", "unknown_symbol", "malformed_response", "permanent"].map {
+            "pricewatch_provider_errors_total{provider=\"replay\",kind=\"\($0)\"}"
+        }
+        zero += ["non_positive_price", "future_time"].map { "pricewatch_quotes_rejected_total{provider=\"replay\",reason=\"\($0)\"}" }
+        zero += ["retry", "failed"].map { "pricewatch_deliveries_total{sink=\"console\",outcome=\"\($0)\"}" }
+        zero += ["pricewatch_polls_total{provider=\"replay\",outcome=\"failure\"}",
+                 "pricewatch_config_reloads_total{outcome=\"success\"}", "pricewatch_config_reloads_total{outcome=\"failure\"}",
+                 "pricewatch_outbox_dead_deliveries"]
+        for series in zero { #expect(samples[series] == 0, "\(series) at 0") }
+        for series in ["pricewatch_polls_total{provider=\"replay\",outcome=\"success\"}", "pricewatch_quotes_accepted_total{provider=\"replay\"}",
+                       "pricewatch_deliveries_total{sink=\"console\",outcome=\"delivered\"}", "pricewatch_outbox_pending_deliveries"] {
+            #expect(samples[series] != nil, "\(series) in the first scrape")
+        }
+        #expect(samples["pricewatch_config_last_reload_successful"] == 1)
+        let now = Date().timeIntervalSince1970
+        let loaded = try #require(samples["pricewatch_config_last_reload_success_timestamp_seconds"])
+        #expect(loaded <= now && loaded > now - 600)
+        // The process's own metrics, from /proc.
+        let started = try #require(samples["process_start_time_seconds"])
+        #expect(started <= now + 1 && started > now - 600, "process_start_time_seconds \(started), now \(now)")
+        #expect(try #require(samples["process_resident_memory_bytes"]) > 1_000_000)
+        #expect(try #require(samples["process_virtual_memory_bytes"]) > 1_000_000)
+        #expect(try #require(samples["process_open_fds"]) >= 3)
+        #expect(try #require(samples["process_max_fds"]) >= 64)
+        #expect(try #require(samples["process_cpu_seconds_total"]) > 0)
+        // Every counter family has its series, and none of the counters is missing.
+        let counters = samples.names(ofType: "counter")
+        #expect(Set(counters).isSuperset(of: [
+            "pricewatch_polls_total", "pricewatch_provider_errors_total", "pricewatch_quotes_accepted_total",
+            "pricewatch_quotes_rejected_total", "pricewatch_deliveries_total", "pricewatch_config_reloads_total",
+            "process_cpu_seconds_total",
+        ]), "counters: \(counters)")
+        for name in counters { #expect(samples.hasSample(of: name), "\(name) has a sample") }
+        let check = try await Promtool.checkMetrics(text)
+        #expect(check.status == 0, "promtool check metrics: \(check.output)")
+
+        // A reload that works, then one the configuration's errors refuse.
+        demo.daemon.signal(SIGHUP)
+        _ = try await waitFor("a successful reload counted") { () async -> Bool? in
+            guard let text = await demo.text("/metrics"), MetricsSamples(text)["pricewatch_config_reloads_total{outcome=\"success\"}"] == 1 else { return nil }
+            return true
+        }
+        try demo.directory.write("pricewatch.toml", "interval = [\n")
+        demo.daemon.signal(SIGHUP)
+        let refused = try await waitFor("a refused reload counted") { () async -> MetricsSamples? in
+            guard let text = await demo.text("/metrics") else { return nil }
+            let samples = MetricsSamples(text)
+            return samples["pricewatch_config_reloads_total{outcome=\"failure\"}"] == 1 ? samples : nil
+        }
+        #expect(refused["pricewatch_config_last_reload_successful"] == 0)
+        #expect(refused["pricewatch_config_reloads_total{outcome=\"success\"}"] == 1)
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
     /// Browsers that come and go on the event stream cost nothing once gone: polling goes on
     /// (a stream whose client left once kept a core busy until its lifetime ended).
     @Test func eventStreamClientsThatLeaveDoNotStallPolling() async throws {

@@ -70,6 +70,7 @@ struct DaemonDashboardSource: DashboardSource {
         exporter.set("pricewatch_outbox_pending_deliveries", to: Double(outbox.count))
         let age = outbox.oldest.map { Double(max(0, now.milliseconds - $0.milliseconds)) / 1000 } ?? 0
         exporter.set("pricewatch_outbox_oldest_pending_age_seconds", to: age)
+        exporter.set("pricewatch_outbox_dead_deliveries", to: Double(await deadLetters()))
         exporter.set("pricewatch_rules_watched", to: Double(configuration.rules.count))
         exporter.set("pricewatch_symbols_watched", to: Double(configuration.allSymbols.count))
         exporter.set("pricewatch_build_info", labels: [("version", PriceWatchVersion.current)], to: 1)
@@ -84,6 +85,13 @@ struct DaemonDashboardSource: DashboardSource {
         let candles = (try? await history.candles(symbol: symbol, interval: .fiveMinutes, from: start,
                                                   to: Timestamp(milliseconds: start.milliseconds + day))) ?? []
         return candles.map { HistoryPoint(time: $0.time, price: $0.close) }
+    }
+
+    /// How many deliveries are dead letters, through the alert log; 0 when it cannot be read.
+    private func deadLetters() async -> Int {
+        guard case .read(let log) = await ReadAlertLog.read(configPath: configPath, query: AlertQuery(status: .dead),
+                                                            report: { _ in }) else { return 0 }
+        return log.records.flatMap(\.deliveries).filter { $0.status == .dead }.count
     }
 
     /// Pending deliveries and the creation time of the oldest, through the alert log.

@@ -60,6 +60,64 @@ public struct DaemonMetrics: Sendable {
             .increment(by: Int64(count))
     }
 
+    /// Creates every counter of the configuration's providers and sinks at 0, with each label
+    /// value known up front, so a `rate()` or `increase()` alert sees the series from the first
+    /// scrape instead of from the first error. Done at start and after each reload (new
+    /// providers and sinks); counters that exist keep their values. Alerts per rule are left to
+    /// their first firing: a series per rule of a 100,000-rule configuration at every scrape
+    /// would cost more than it tells.
+    public func declare(_ configuration: Configuration) {
+        for provider in configuration.providers.map(\.name) {
+            for outcome in ["success", "failure"] {
+                _ = Counter(label: "pricewatch_polls_total", dimensions: [("provider", provider), ("outcome", outcome)], factory: factory)
+            }
+            for kind in Self.providerErrorKinds {
+                _ = Counter(label: "pricewatch_provider_errors_total", dimensions: [("provider", provider), ("kind", Self.name(of: kind))],
+                            factory: factory)
+            }
+            _ = Counter(label: "pricewatch_quotes_accepted_total", dimensions: [("provider", provider)], factory: factory)
+            for reason in Self.rejectionReasons {
+                _ = Counter(label: "pricewatch_quotes_rejected_total", dimensions: [("provider", provider), ("reason", reason)],
+                            factory: factory)
+            }
+        }
+        for sink in configuration.sinks.map(\.name) {
+            for outcome in Self.deliveryOutcomes {
+                _ = Counter(label: "pricewatch_deliveries_total", dimensions: [("sink", sink), ("outcome", outcome)], factory: factory)
+            }
+        }
+    }
+
+    /// The configuration loaded at start, at `time`: the reload counters at 0 and the last
+    /// load successful.
+    public func started(at time: Timestamp) {
+        for outcome in ["success", "failure"] {
+            _ = Counter(label: "pricewatch_config_reloads_total", dimensions: [("outcome", outcome)], factory: factory)
+        }
+        Gauge(label: "pricewatch_config_last_reload_successful", factory: factory).record(1)
+        Gauge(label: "pricewatch_config_last_reload_success_timestamp_seconds", factory: factory).record(Self.seconds(time))
+    }
+
+    /// A reload ended at `time`: `configuration` runs now, or (nil) the reload was refused and
+    /// the running configuration stays.
+    public func reloaded(_ configuration: Configuration?, at time: Timestamp) {
+        let outcome = configuration == nil ? "failure" : "success"
+        Counter(label: "pricewatch_config_reloads_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+        Gauge(label: "pricewatch_config_last_reload_successful", factory: factory).record(configuration == nil ? 0 : 1)
+        if let configuration {
+            Gauge(label: "pricewatch_config_last_reload_success_timestamp_seconds", factory: factory).record(Self.seconds(time))
+            declare(configuration)
+        }
+    }
+
+    static let providerErrorKinds: [ProviderError.Kind] = [.transient, .rateLimited, .unknownSymbol, .malformedResponse, .permanent]
+    /// The values of `reason` of rejected quotes (``rejectionReason(of:)``).
+    static let rejectionReasons = ["non_positive_price", "future_time"]
+    /// The values of `outcome` of deliveries (``MeasuredNotificationSink``).
+    static let deliveryOutcomes = ["delivered", "retry", "failed"]
+
+    private static func seconds(_ time: Timestamp) -> Double { Double(time.milliseconds) / 1000 }
+
     /// The Prometheus name of a provider error kind.
     static func name(of kind: ProviderError.Kind) -> String {
         switch kind {

@@ -27,6 +27,8 @@ public final class ReloadCoordinator: Service {
     private let logger: Logger
     private let wallClock: @Sendable () -> Timestamp
     private let load: Load
+    /// Counts reloads and records whether the last one succeeded.
+    private let metrics: DaemonMetrics
 
     private let announcesReady: Bool
 
@@ -35,8 +37,9 @@ public final class ReloadCoordinator: Service {
     ///   daemon reports it before any service starts instead, so READY never comes after a poll.
     public init(initial: ServiceSetup, subscribers: [any ConfigurationSubscriber], reloadRequests: AsyncStream<Void>,
                 observer: any DaemonObserver, logger: Logger, wallClock: @escaping @Sendable () -> Timestamp,
-                announcesReady: Bool = true, load: @escaping Load) {
+                announcesReady: Bool = true, metrics: DaemonMetrics = .disabled, load: @escaping Load) {
         self.announcesReady = announcesReady
+        self.metrics = metrics
         self.initial = initial
         self.subscribers = subscribers
         self.reloadRequests = reloadRequests
@@ -74,15 +77,18 @@ public final class ReloadCoordinator: Service {
                 let errors = diagnostics.filter { $0.severity == .error }.count
                 logger.error("configuration reload rejected with \(errors) error(s); keeping the running configuration",
                              metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationRejected.metadataValue])
+                metrics.reloaded(nil, at: wallClock())
                 observer.reloadRejected(reason: "\(errors) error\(errors == 1 ? "" : "s")",
                                         summary: ConfigurationSummary.line(running.configuration), pollers: running.pollSchedule)
                 continue
             }
             if let rejection = await switchOver(from: running, to: next) {
+                metrics.reloaded(nil, at: wallClock())
                 observer.reloadRejected(reason: rejection, summary: ConfigurationSummary.line(running.configuration),
                                         pollers: running.pollSchedule)
             } else {
                 running = next
+                metrics.reloaded(next.configuration, at: wallClock())
                 observer.ready(summary: ConfigurationSummary.line(running.configuration), pollers: running.pollSchedule)
             }
         }

@@ -3,11 +3,11 @@ import PriceWatchCore
 
 /// The `candle` table: recorded and backfilled price history.
 enum CandleTable {
-    /// Folds one quote into its one-minute candle (see `CandleStore`).
-    static func record(_ quote: Quote, in db: Database) throws {
-        let start = CandleBuilder.start(of: quote.time, interval: .oneMinute)
-        let price = quote.price.scaled
-        try db.execute(sql: """
+    /// Folds each quote into its one-minute candle (see `CandleStore`), through one statement
+    /// compiled once per connection.
+    static func record(_ quotes: [Quote], in db: Database) throws {
+        guard !quotes.isEmpty else { return }
+        let statement = try db.cachedStatement(sql: """
             INSERT INTO candle (symbol, interval, time, open, high, low, close, volume, last_quote_at, source)
             VALUES (?, '1m', ?, ?, ?, ?, ?, NULL, ?, 'polled')
             ON CONFLICT (symbol, interval, time) DO UPDATE SET
@@ -16,17 +16,26 @@ enum CandleTable {
                 close = CASE WHEN excluded.last_quote_at >= coalesce(last_quote_at, excluded.last_quote_at)
                              THEN excluded.close ELSE close END,
                 last_quote_at = max(coalesce(last_quote_at, excluded.last_quote_at), excluded.last_quote_at)
-            """, arguments: [quote.symbol, start.milliseconds, price, price, price, price, quote.time.milliseconds])
+            """)
+        for quote in quotes {
+            let start = CandleBuilder.start(of: quote.time, interval: .oneMinute)
+            let price = quote.price.scaled
+            try statement.execute(arguments: [quote.symbol, start.milliseconds, price, price, price, price, quote.time.milliseconds])
+        }
     }
 
-    /// Stores a backfilled candle unless one with its key exists.
-    static func insertBackfilled(_ candle: Candle, symbol: String, in db: Database) throws {
-        try db.execute(sql: """
+    /// Stores each backfilled candle unless one with its key exists.
+    static func insertBackfilled(_ candles: [Candle], symbol: String, in db: Database) throws {
+        guard !candles.isEmpty else { return }
+        let statement = try db.cachedStatement(sql: """
             INSERT INTO candle (symbol, interval, time, open, high, low, close, volume, last_quote_at, source)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 'backfilled')
             ON CONFLICT (symbol, interval, time) DO NOTHING
-            """, arguments: [symbol, candle.interval.rawValue, candle.time.milliseconds, candle.open.scaled,
-                             candle.high.scaled, candle.low.scaled, candle.close.scaled, candle.volume?.scaled])
+            """)
+        for candle in candles {
+            try statement.execute(arguments: [symbol, candle.interval.rawValue, candle.time.milliseconds, candle.open.scaled,
+                                              candle.high.scaled, candle.low.scaled, candle.close.scaled, candle.volume?.scaled])
+        }
     }
 
     /// The stored candles of `symbol` of the given intervals whose start lies in `from ..< to`,
