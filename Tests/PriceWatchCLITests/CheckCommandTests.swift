@@ -116,6 +116,32 @@ import Testing
         ], "\(result.errorLines)")
     }
 
+    @Test func aRuleFileGivenAsTheMainFileSaysWhichFileIsTheMainOne() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("pricewatch.toml", """
+            [providers.replay]
+            type = "replay"
+            file = "prices.csv"
+            [sinks.console]
+            type = "stdout"
+            """)
+        try directory.write("prices.csv", "symbol,time,price\nAAPL,2024-10-02,225.70\n")
+        try directory.write("rules.d/a.toml", "[[rule]]\nid = \"a\"\nsymbol = \"AAPL\"\nabove = 1\n")
+        let result = try CommandRunner.run(["check", "--config", "rules.d/a.toml"], in: directory.path)
+        #expect(result.status == 1)
+        #expect(result.errorLines == [
+            "rules.d/a.toml: error: expected the main file (providers, sinks and 'rules', the directory of the rule files), "
+                + "found a rule file ([[rule]] tables); give the main file instead: 'pricewatch.toml', whose rules directory holds this file",
+        ], "\(result.errorLines)")
+        // A main file above whose rules are elsewhere is not named: what the main file is.
+        try directory.write("elsewhere/a.toml", "[[rule]]\nid = \"a\"\nsymbol = \"AAPL\"\nabove = 1\n")
+        let alone = try CommandRunner.run(["check", "--config", directory.file("elsewhere/a.toml")], in: directory.path)
+        #expect(alone.status == 1)
+        #expect(alone.errorLines.count == 1)
+        #expect(alone.errorLines.first?.hasSuffix("give the main file instead, the one whose 'rules' (default \"rules.d\") names the "
+                                                  + "directory of this file") == true, "\(alone.errorLines)")
+    }
+
     @Test func usageErrorsExitWith64() throws {
         #expect(try CommandRunner.run(["check", "--no-such-flag"]).status == 64)
         #expect(try CommandRunner.run(["backtest", "--rules", "demo/rules.d"]).status == 64)
