@@ -29,6 +29,10 @@ public enum ConfigurationLoader {
         let baseDirectory = ConfigPaths.absolute(directory.isEmpty ? "." : directory)
         let mainPath = ConfigPaths.absolute(mainFile)
         let main = ConfigFile.read(absolutePath: mainPath, displayPath: mainFile, what: "configuration file")
+        if let root = main.root, RuleFileAsMain.isRuleFile(root) {
+            main.error(RuleFileAsMain.message(mainFile: mainFile), at: .root)
+            return (nil, main.diagnostics)
+        }
         let settings = MainFileReader(file: main, baseDirectory: baseDirectory, environment: environment, schemas: schemas).read()
         let rulesKey = TOMLKeyPath(keys: "rules")
 

@@ -244,7 +244,9 @@ struct MainFileReader {
         for scheme in ["http://", "https://"] where lowercased.hasPrefix(scheme) && text.count > scheme.count {
             return text
         }
-        reader.error("expected an http:// or https:// URL, found \(URLDisplay.schemeAndHost(text))", key: key)
+        // `ntfy.sh/topic`: a host and path without a scheme.
+        let hint = text.contains("://") ? "" : "; add \"https://\" in front"
+        reader.error("expected an http:// or https:// URL, found \(URLDisplay.schemeAndHost(text))\(hint)", key: key)
         return nil
     }
 

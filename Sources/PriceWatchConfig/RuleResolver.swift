@@ -74,9 +74,26 @@ struct RuleResolver: Sendable {
                 return nil
             }
         }
+        if let provider, let rule = draft.rule, rule.portfolio == nil,
+           let type = settings.providers.first(where: { $0.name == provider })?.type {
+            warnAboutSpelling(of: rule.symbols, provider: provider, type: type, reader: reader)
+        }
         guard var rule = draft.rule.take(), let provider, let notify, !notify.isEmpty else { return nil }
         rule.provider = provider
         rule.notify = notify
         return rule
+    }
+
+    /// Warns about each symbol its provider would not know in this spelling (``SymbolSpelling``).
+    private func warnAboutSpelling(of symbols: [String], provider: String, type: String, reader: TableReader) {
+        let listed = reader.has("symbols")
+        for (index, symbol) in symbols.enumerated() {
+            guard let correction = SymbolSpelling.correction(of: symbol, providerType: type) else { continue }
+            let key = listed ? "symbols" : "symbol"
+            let path = listed ? reader.path.appending(key).appending(index: index) : reader.path.appending(key)
+            reader.file.warning("\(reader.name(key)): expected a symbol as provider '\(provider)' (\(type)) writes it "
+                                + "(\(correction.expected)), found \(Wording.quoted(symbol)); did you mean "
+                                + "\(Wording.quoted(correction.spelling))?", at: path)
+        }
     }
 }

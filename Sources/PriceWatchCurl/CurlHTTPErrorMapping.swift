@@ -65,6 +65,8 @@ enum CurlHTTPErrorMapping {
 
     private static func lowercaseFirst(_ text: String) -> String {
         guard let first = text.first else { return text }
+        // An acronym keeps its case: `SSL connect error`, never `sSL connect error`.
+        if let second = text.dropFirst().first, second.isUppercase { return text }
         return first.lowercased() + text.dropFirst()
     }
 

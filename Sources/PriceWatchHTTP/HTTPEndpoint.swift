@@ -68,7 +68,8 @@ public struct HTTPEndpoint: Service {
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         try await eventLoops.next().submit { LowPriorityExecutor.lowerThisThreadsPriority() }.get()
         let cache = SnapshotCache(source: source, executor: executor)
-        let router = Router()
+        // HEAD wherever GET is answered: the GET handler's status and headers, without the body.
+        let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLimitsMiddleware())
         if let token = settings.token {
             router.add(middleware: BearerTokenMiddleware(token: token.value))
@@ -90,6 +91,10 @@ public struct HTTPEndpoint: Service {
                              body: ResponseBody { writer in
                                  try await Self.stream(stream, to: &writer)
                              })
+        }
+        // Not the GET handler's: that would open an event stream nobody reads.
+        router.head("/events") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"])
         }
         router.get("/metrics") { _, _ -> Response in
             await cache.refreshScrapedMetrics(exporter)

@@ -54,6 +54,26 @@ extension SQLiteAlertStore: CandleStore {
         }
     }
 
+    /// The previous close each stored quote of `symbol` (any provider) carried, of the quotes
+    /// at or after `from` and before `to`, oldest first; quotes without one are left out. The
+    /// previous closes `pricewatch history --format csv` writes, so that its rows replay to the
+    /// alerts the live quotes gave.
+    public func quotedPreviousCloses(symbol: String, from: Timestamp, to: Timestamp) async throws -> [QuotedPreviousClose] {
+        try await read("reading the previous closes of the quotes") { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT time, previous_close FROM quote
+                WHERE symbol = ? AND time >= ? AND time < ? AND previous_close IS NOT NULL ORDER BY time
+                """, arguments: [symbol, from.milliseconds, to.milliseconds])
+            var closes: [QuotedPreviousClose] = []
+            while let row = try rows.next() {
+                guard let time = try row.decode(Int64?.self, atIndex: 0), let close = try row.decode(Int64?.self, atIndex: 1)
+                else { continue }
+                closes.append(QuotedPreviousClose(time: Timestamp(milliseconds: time), previousClose: ExactDecimal(scaled: close)))
+            }
+            return closes
+        }
+    }
+
     /// The newest stored quote of every provider and symbol, with its previous close and
     /// currency (what `pricewatch watch` shows). One pass over the primary key; SQLite takes the
     /// bare columns of a `max()` aggregate from the row holding the maximum.

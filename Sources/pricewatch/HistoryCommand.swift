@@ -90,7 +90,8 @@ struct HistoryCommand: AsyncParsableCommand {
         case .csv:
             let zone = history.marketTimeZone.flatMap(TimeZone.init(identifier:)) ?? Self.utc
             for row in HistoryCSV.rows(symbol: symbol, candles: history.candles, currency: history.currency,
-                                       firstPreviousClose: history.closeBeforeRange, timeZone: zone) {
+                                       firstPreviousClose: history.closeBeforeRange,
+                                       quotedPreviousCloses: history.quotedPreviousCloses, timeZone: zone) {
                 output.line(row)
             }
         case .json:

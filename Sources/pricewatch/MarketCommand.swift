@@ -64,6 +64,10 @@ struct MarketCommand: AsyncParsableCommand {
         var output = StandardOutput.output()
         guard let market else {
             let markets = ShowMarkets.overview(calendars, now: instant)
+            if markets.isEmpty {
+                let looked = MarketCalendarsLoader.searchedDirectories(configPath: config.path, environment: environment)
+                throw StandardOutput.failure("error: no trading calendars to show; looked in \(looked.joined(separator: ", "))")
+            }
             switch format {
             case .text:
                 let rows = markets.map { overview -> [String] in

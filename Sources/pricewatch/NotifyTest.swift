@@ -36,7 +36,8 @@ struct NotifyTest: AsyncParsableCommand {
             errors.flush()
             throw ExitCode(1)
         case .failed(let identity, let error):
-            errors.line("\(identity): error: \(error.message)\(error.isRetryable ? " (a retry may succeed)" : "")")
+            errors.line(SubjectErrorLine.text(subject: identity, message: error.message)
+                        + (error.isRetryable ? " (a retry may succeed)" : ""))
             errors.flush()
             throw ExitCode(1)
         case .sent(let identity, let alert):

@@ -44,7 +44,7 @@ struct QuoteCommand: AsyncParsableCommand {
         for (symbol, answer) in answers {
             switch answer {
             case .success(let quote): quotes.append(quote)
-            case .failure(let error): errors.line("\(symbol): error: \(ControlCharacters.escaped(error.message))")
+            case .failure(let error): errors.line(SubjectErrorLine.text(subject: symbol, message: ControlCharacters.escaped(error.message)))
             }
         }
         var output = StandardOutput.output()

@@ -45,7 +45,7 @@ struct SearchCommand: AsyncParsableCommand {
                 if let kept = checked.match { matches.append(kept) }
             }
         } catch {
-            errors.line("\(ControlCharacters.escaped(text)): error: \(ControlCharacters.escaped(error.message))")
+            errors.line(SubjectErrorLine.text(subject: ControlCharacters.escaped(text), message: ControlCharacters.escaped(error.message)))
             errors.flush()
             throw ExitCode.failure
         }

@@ -45,6 +45,9 @@ struct SilenceCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("Why (shown by silence list).", valueName: "text"))
         var comment: String = ""
 
+        @Flag(help: "Add the silence even when no rule has the id or watches the symbol (a silence ahead of its rule).")
+        var force = false
+
         func validate() throws {
             switch (rule, symbol) {
             case (nil, nil): throw ValidationError("say what to silence: --rule ID or --symbol SYMBOL")
@@ -72,6 +75,7 @@ struct SilenceCommand: AsyncParsableCommand {
             let target = rule.map { Silence.Target.rule($0) } ?? .symbol(symbol ?? "")
             let silences = try SilenceCommand.silences(
                 await ManageSilences.add(configPath: config.path, target: target, endsAt: endsAt, comment: comment, now: now,
+                                         force: force, environment: ProcessInfo.processInfo.environment,
                                          report: StandardOutput.report))
             var output = StandardOutput.output()
             for silence in silences { output.line("added \(SilenceCommand.textLine(silence, now: now))") }

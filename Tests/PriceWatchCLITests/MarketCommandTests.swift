@@ -35,6 +35,14 @@ import Testing
         #expect(result.standardOutput == (try Self.golden(golden)))
     }
 
+    @Test func anExchangeNameSuggestsItsMICCode() throws {
+        let (_, config) = try Self.isolated()
+        let result = try CommandRunner.run(["market", "NYSE"] + config, environment: Self.environment)
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("error: unknown market 'NYSE' (did you mean XNYS, the MIC code of NYSE?); known: "),
+                "\(result.standardError)")
+    }
+
     @Test func anUnknownMarketExits1WithASuggestion() throws {
         let (directory, config) = try Self.isolated()
         _ = directory
@@ -72,9 +80,11 @@ import Testing
         let (directory, config) = try Self.isolated()
         let result = try CommandRunner.run(["market", "--now", "2024-11-29T18:30:00Z"] + config,
                                            environment: ["PRICEWATCH_CALENDARS": directory.file("missing"), "TZ": "UTC"])
-        #expect(result.status == 0)
+        #expect(result.status == 1)
         #expect(result.standardError.contains("warning: no trading calendars found"), "\(result.standardError)")
-        #expect(result.outputLines == ["MARKET  STATUS  NEXT  MARKET_TIME  LOCAL_TIME  NAME"])
+        #expect(result.errorLines.last == "error: no trading calendars to show; looked in \(directory.file("missing")), "
+                    + "\(directory.path)/calendars.d", "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty, "no table without markets")
     }
 
     @Test func checkReportsABadCalendarFileWithItsPosition() throws {

@@ -167,4 +167,19 @@ import Testing
         #expect(result.status == 1)
         #expect(result.errorLines == ["apple: error: yahoo v1 search: expected JSON, found an HTML page (HTTP 200)"])
     }
+
+    @Test func aReplayedSymbolNotInTheFileIsNamedOnce() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("pricewatch.toml", """
+            [providers.replay]
+            type = "replay"
+            file = "prices.csv"
+            [sinks.out]
+            type = "stdout"
+            """)
+        try directory.write("prices.csv", "symbol,time,price\nAAPL,2024-10-02,225.70\n")
+        let result = try CommandRunner.run(["quote", "--config", "pricewatch.toml", "NOPE"], in: directory.path)
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["NOPE: error: not in the replay file"])
+    }
 }

@@ -82,4 +82,26 @@ import Testing
         #expect(unknown.status == 1)
         #expect(unknown.standardError.contains("no silence has the id 's-000000000000'"), "\(unknown.standardError)")
     }
+
+    @Test func aSilenceThatMatchesNoRuleIsRefusedWithTheNameThatExistsUnlessForced() async throws {
+        let directory = try TemporaryDirectory()
+        try ReplayDaemonFiles.write(in: directory, prices: ["10", "20"])
+        let typo = try CommandRunner.run(["silence", "add", "--config", "pricewatch.toml", "--rule", "x-crosses15"], in: directory.path)
+        #expect(typo.status == 1)
+        #expect(typo.errorLines == ["error: no rule has the id 'x-crosses15' (did you mean 'x-crosses-15'?); "
+                                    + "--force adds the silence anyway, ahead of its rule"], "\(typo.errorLines)")
+        let lower = try CommandRunner.run(["silence", "add", "--config", "pricewatch.toml", "--symbol", "x"], in: directory.path)
+        #expect(lower.status == 1)
+        #expect(lower.errorLines == ["error: no rule watches the symbol 'x' (did you mean 'X'?); "
+                                     + "--force adds the silence anyway, ahead of its rule"], "\(lower.errorLines)")
+        let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
+        try await daemon.waitForOutput("an alert") { Self.ids($0).count >= 1 }
+        #expect(try await daemon.stop() == 0)
+        let ahead = try CommandRunner.run(["silence", "add", "--config", "pricewatch.toml", "--rule", "rule-to-come", "--force"],
+                                          in: directory.path)
+        #expect(ahead.status == 0, "\(ahead.standardError)")
+        #expect(ahead.outputLines.first?.contains("rule rule-to-come until") == true, "\(ahead.outputLines)")
+        let matching = try CommandRunner.run(["silence", "add", "--config", "pricewatch.toml", "--symbol", "X"], in: directory.path)
+        #expect(matching.status == 0, "\(matching.standardError)")
+    }
 }

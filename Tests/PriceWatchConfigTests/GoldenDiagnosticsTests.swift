@@ -453,7 +453,7 @@ import PriceWatchCore
         ], expected: [
             "$DIR/pricewatch.toml:3:1: error: providers.stocks: missing required key 'api_key' for type 'finnhub' "
                 + "(the service's API key, as a secret)",
-            "$DIR/pricewatch.toml:8:1: error: providers.yahoo.session_url: expected an http:// or https:// URL, found \"fc.yahoo.com\"",
+            "$DIR/pricewatch.toml:8:1: error: providers.yahoo.session_url: expected an http:// or https:// URL, found \"fc.yahoo.com\"; add \"https://\" in front",
             "$DIR/pricewatch.toml:9:1: error: providers.yahoo.user_agent: expected a string, found an empty string",
         ]),
     ]

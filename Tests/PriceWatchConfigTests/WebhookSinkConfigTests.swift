@@ -67,6 +67,15 @@ import Testing
         ])
     }
 
+    @Test func aURLWithoutSchemeSaysToAddHTTPS() throws {
+        let (configuration, diagnostics) = try load(sink: "url = \"ntfy.sh/topic\"\nformat = \"ntfy\"")
+        #expect(configuration == nil)
+        #expect(diagnostics == [
+            "$DIR/pricewatch.toml:7:1: error: sinks.hook.url: expected an http:// or https:// URL, found \"ntfy.sh\" "
+                + "(the rest of the URL is not shown); add \"https://\" in front",
+        ])
+    }
+
     @Test func badURLAndFormat() throws {
         let (configuration, diagnostics) = try load(sink: "url = \"ftp://example.com/x\"\nformat = \"teams\"")
         #expect(configuration == nil)

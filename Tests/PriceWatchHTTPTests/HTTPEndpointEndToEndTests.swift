@@ -7,6 +7,32 @@ import Testing
 /// The endpoint of the running daemon (`pricewatch run` over the demo configuration) on
 /// loopback: metrics (checked by promtool), health, the dashboard, the limits and the token.
 @Suite(.serialized) struct HTTPEndpointEndToEndTests {
+    @Test func headIsAnsweredWhereverGetIsWithTheSameHeadersAndNoBody() async throws {
+        let demo = try DashboardDaemon()
+        try await demo.waitUntilListening()
+        for path in ["/", "/healthz", "/metrics", "/sections", "/events"] {
+            let head = try await RawHTTP.exchange(port: demo.port, method: "HEAD", path: path)
+            #expect(head.status.hasPrefix("HTTP/1.1 "), "HEAD \(path): \(head.status)")
+            #expect(!head.status.hasPrefix("HTTP/1.1 404"), "HEAD \(path): \(head.status)")
+            #expect(head.body.isEmpty, "HEAD \(path) has no body: \(head.body.prefix(200))")
+            guard path != "/events" else {
+                #expect(head.status == "HTTP/1.1 200 OK")
+                #expect(head.headers["content-type"] == "text/event-stream")
+                continue
+            }
+            let get = try await RawHTTP.exchange(port: demo.port, method: "GET", path: path)
+            #expect(get.status == head.status, "GET \(path): \(get.status)")
+            #expect(Set(head.headers.keys.filter { $0 != "date" }) == Set(get.headers.keys.filter { $0 != "date" }),
+                    "\(path): HEAD \(head.headers), GET \(get.headers)")
+            #expect(head.headers["content-type"] == get.headers["content-type"])
+            #expect(head.headers["content-length"] != nil, "\(path): the length GET's body would have")
+        }
+        let health = try await RawHTTP.exchange(port: demo.port, method: "GET", path: "/healthz")
+        let healthHead = try await RawHTTP.exchange(port: demo.port, method: "HEAD", path: "/healthz")
+        #expect(healthHead.headers["content-length"] == "\(health.body.utf8.count)")
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
     @Test func metricsHealthAndDashboardOfTheDemo() async throws {
         let demo = try DashboardDaemon()
         try await demo.waitUntilListening()

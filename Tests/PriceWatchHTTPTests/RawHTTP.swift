@@ -32,6 +32,39 @@ enum RawHTTP {
         }
     }
 
+    /// Sends `method` for `path` with `Connection: close` and reads the whole answer, until the
+    /// server closes the connection: the status line, the headers (names lower-cased) and the
+    /// body. Throws when the connection stays open past `timeout`.
+    static func exchange(port: Int, method: String, path: String,
+                         timeout: Duration = .seconds(60)) async throws -> (status: String, headers: [String: String], body: String) {
+        let text: String = try await offPool {
+            let fd = try connect(port: port)
+            defer { close(fd) }
+            try send(fd, "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let deadline = ContinuousClock.now.advanced(by: timeout)
+            var received = Data()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while ContinuousClock.now < deadline {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count > 0 {
+                    received.append(contentsOf: buffer[0..<count])
+                } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+                    return String(decoding: received, as: UTF8.self)
+                }
+            }
+            throw Failure(description: "\(method) \(path): the connection stayed open for \(timeout); received: "
+                          + String(decoding: received, as: UTF8.self))
+        }
+        guard let end = text.range(of: "\r\n\r\n") else { throw Failure(description: "\(method) \(path): no header end in \(text)") }
+        let lines = text[..<end.lowerBound].components(separatedBy: "\r\n")
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (lines.first ?? "", headers, String(text[end.upperBound...]))
+    }
+
     /// Connects, sends `partial` (an unfinished request) and waits, reading, until the server
     /// closes the connection; the time that took. Throws when it stays open past `timeout`.
     static func secondsUntilClosed(port: Int, sending partial: String, timeout: Duration = .seconds(60)) async throws -> Double {

@@ -22,7 +22,9 @@ struct PaperDigestSection: DigestSection {
         let latest = RecordedPrices(try await store.latestQuoteDetails()).prices
         for account in chosen {
             let statement = try await PaperTrading.statement(of: account, store: store)
-            let percent = (statement.returnSinceStart * 10_000).rounded() / 100
+            // The statement's percent, with the space digests write before the percent sign.
+            let percentText = PaperRendering.percentText(statement.returnSinceStart)
+            let percent = percentText.hasSuffix("%") ? String(percentText.dropLast()) + " %" : percentText
             var day = ExactDecimal.zero
             for position in statement.positions {
                 guard let quote = latest[position.symbol], let close = quote.previousClose, let change = quote.price.subtracting(close),
@@ -30,7 +32,7 @@ struct PaperDigestSection: DigestSection {
                 day = day.adding(amount) ?? day
             }
             lines.append("\(account.name): equity \(PaperRendering.money(statement.equity)) \(account.currency), "
-                         + "\(percent >= 0 ? "+" : "")\(String(format: "%.2f", percent)) % since start, cash \(PaperRendering.money(statement.cash)), "
+                         + "\(percent) since start, cash \(PaperRendering.money(statement.cash)), "
                          + "day \(PaperRendering.money(day))")
             let holdings = statement.positions.filter { $0.quantity.scaled != 0 }.map { position in
                 (PeriodPerformance.Holding(symbol: position.symbol, quantity: position.quantity, rate: ExactDecimal(scaled: ExactDecimal.unit)),

@@ -17,11 +17,43 @@ public enum ManageSilences {
     }
 
     /// Adds a silence of `target` from `now` to `endsAt`. The state database must exist (the
-    /// daemon creates it at its first start).
+    /// daemon creates it at its first start). A target that no rule of the configuration
+    /// matches (a typo) is refused with the id or symbol that exists, unless `force` (a silence
+    /// made ahead of its rule).
     public static func add(configPath: String, target: Silence.Target, endsAt: Timestamp, comment: String,
-                           now: Timestamp, report: ([Diagnostic]) -> Void) async -> Outcome {
+                           now: Timestamp, force: Bool = false, environment: [String: String] = [:],
+                           report: ([Diagnostic]) -> Void) async -> Outcome {
+        if !force, let problem = unmatched(target, configPath: configPath, environment: environment) {
+            return .failed(problem)
+        }
         let silence = Silence(id: Silence.newID(), target: target, startsAt: now, endsAt: endsAt, comment: comment, createdAt: now)
         return await add(silence, configPath: configPath, report: report)
+    }
+
+    /// Why no rule of the configuration would ever be held back by a silence of `target`; nil
+    /// when one would, or when the configuration has errors (it cannot say what exists then;
+    /// `check` reports them).
+    static func unmatched(_ target: Silence.Target, configPath: String, environment: [String: String]) -> String? {
+        let (loaded, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment,
+                                                             schemas: AdapterCatalog.schemas)
+        guard let configuration = loaded, !diagnostics.containsErrors else { return nil }
+        let problem: String
+        switch target {
+        case .rule(let id):
+            let ids = configuration.rules.map(\.id)
+            guard !ids.contains(id) else { return nil }
+            let hint = Suggestion.closest(to: id, among: ids).map { " (did you mean '\($0)'?)" } ?? ""
+            problem = "no rule has the id '\(id)'\(hint)"
+        case .symbol(let symbol):
+            var symbols: [String] = []
+            for rule in configuration.rules where rule.portfolio == nil {
+                for watched in rule.symbols where !symbols.contains(watched) { symbols.append(watched) }
+            }
+            guard !symbols.contains(symbol) else { return nil }
+            let hint = Suggestion.closest(to: symbol, among: symbols).map { " (did you mean '\($0)'?)" } ?? ""
+            problem = "no rule watches the symbol '\(symbol)'\(hint)"
+        }
+        return ControlCharacters.escaped(problem + "; --force adds the silence anyway, ahead of its rule")
     }
 
     /// Stores `silence` as it is (its id must be new).

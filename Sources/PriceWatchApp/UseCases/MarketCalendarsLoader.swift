@@ -13,6 +13,15 @@ public enum MarketCalendarsLoader {
                              overrides: overridesDirectory(configPath: configPath))
     }
 
+    /// Where ``load(configPath:environment:)`` looks for calendars, for a message that none
+    /// were found: the shipped directory (`$PRICEWATCH_CALENDARS` when set, else the installed
+    /// places), then `calendars.d` beside the main file.
+    public static func searchedDirectories(configPath: String, environment: [String: String]) -> [String] {
+        let shipped = environment[CalendarLibrary.environmentVariable].flatMap { $0.isEmpty ? nil : [$0] }
+            ?? CalendarLibrary.installedDirectories
+        return shipped + [overridesDirectory(configPath: configPath)]
+    }
+
     /// `calendars.d` in the main file's directory.
     public static func overridesDirectory(configPath: String) -> String {
         let directory: String

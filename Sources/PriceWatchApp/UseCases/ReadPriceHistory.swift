@@ -40,6 +40,9 @@ public enum ReadPriceHistory {
         /// The provider's close before its first candle, when the provider's candles start the
         /// range: the first day's previous close in CSV.
         public var closeBeforeRange: ExactDecimal?
+        /// The previous closes the stored quotes of the range carried, oldest first: each stored
+        /// candle's previous close in CSV.
+        public var quotedPreviousCloses: [QuotedPreviousClose] = []
         /// The symbol's market time zone (from `MarketHours`, else the provider), nil if unknown.
         public var marketTimeZone: String?
         /// The price thresholds of the rules that watch the symbol (`above`, `below`, `crosses`).
@@ -82,18 +85,21 @@ public enum ReadPriceHistory {
 
         var stored: [Candle] = []
         var currency: String?
+        var quotedPreviousCloses: [QuotedPreviousClose] = []
         if !configuration.statePath.isEmpty, FileManager.default.fileExists(atPath: configuration.statePath) {
             do {
                 let store = try SQLiteAlertStore.openReadOnly(path: configuration.statePath)
                 stored = try await store.candles(symbol: symbol, interval: interval, from: from, to: to)
                 currency = try await store.latestCurrency(symbol: symbol)
+                quotedPreviousCloses = try await store.quotedPreviousCloses(symbol: symbol, from: from, to: to)
                 try store.close()
             } catch {
                 return .failed("\(error)")
             }
         }
         var history = History(symbol: symbol, interval: interval, from: from, to: to, candles: stored, source: .stored,
-                              currency: currency, previousClose: nil, closeBeforeRange: nil, marketTimeZone: nil, thresholds: thresholds)
+                              currency: currency, previousClose: nil, closeBeforeRange: nil, quotedPreviousCloses: quotedPreviousCloses,
+                              marketTimeZone: nil, thresholds: thresholds)
         let reach = max(interval.seconds, 86_400) * 1000 * (interval == .oneDay ? 4 : 1)
         let covered = stored.first.map { $0.time.milliseconds - from.milliseconds <= reach } ?? false
         if !covered {

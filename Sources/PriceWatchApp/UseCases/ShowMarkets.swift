@@ -48,6 +48,10 @@ public enum ShowMarkets {
     public static func calendar(_ calendars: MarketCalendars, code: String) -> Result<TradingCalendar, LookupError> {
         if let calendar = calendars.calendar(for: MarketIdentifier(code)) { return .success(calendar) }
         let known = calendars.knownCodes.map(\.rawValue)
+        // An exchange's common name (`NYSE`, `LSE`): markets go by their MIC code.
+        if let mic = SymbolMarketResolver.exchangeCodes[code.uppercased()]?.rawValue, known.contains(mic) {
+            return .failure(.unknownMarket(code, suggestion: "\(mic), the MIC code of \(code.uppercased())", known: known))
+        }
         return .failure(.unknownMarket(code, suggestion: Suggestion.closest(to: code.uppercased(), among: known), known: known))
     }
 

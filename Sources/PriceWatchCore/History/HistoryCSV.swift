@@ -6,12 +6,14 @@ import Foundation
 /// One row per candle: `time` is the candle's start in UTC (RFC 3339), `price` its close.
 /// `previous_close` is the last close of the previous trading day in `timeZone` (the market's
 /// zone; UTC when unknown): for the first day, `firstPreviousClose` (the provider's close before
-/// the range), else empty. Daily candles take the previous candle's close.
+/// the range), else empty. Daily candles take the previous candle's close. A candle made from
+/// stored quotes that carried a previous close takes the one of its last such quote instead
+/// (`quotedPreviousCloses`), so the rows replay to the alerts those quotes gave.
 public enum HistoryCSV {
     public static let header = "symbol,time,price,previous_close,currency"
 
     public static func rows(symbol: String, candles: [Candle], currency: String?, firstPreviousClose: ExactDecimal?,
-                            timeZone: TimeZone) -> [String] {
+                            quotedPreviousCloses: [QuotedPreviousClose] = [], timeZone: TimeZone) -> [String] {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         func day(_ time: Timestamp) -> DateComponents {
@@ -21,7 +23,16 @@ public enum HistoryCSV {
         var previousClose = firstPreviousClose
         var currentDay: DateComponents?
         var lastClose: ExactDecimal?
+        let quoted = quotedPreviousCloses.sorted { $0.time < $1.time }
+        var nextQuoted = 0
         for candle in candles.sorted(by: { $0.time < $1.time }) {
+            // The previous close of the candle's last quote that carried one.
+            let end = Timestamp(milliseconds: candle.time.milliseconds &+ candle.interval.seconds &* 1000)
+            var carried: ExactDecimal?
+            while nextQuoted < quoted.count, quoted[nextQuoted].time < end {
+                if quoted[nextQuoted].time >= candle.time { carried = quoted[nextQuoted].previousClose }
+                nextQuoted += 1
+            }
             if candle.interval == .oneDay {
                 if let lastClose { previousClose = lastClose }
             } else {
@@ -31,7 +42,7 @@ public enum HistoryCSV {
             }
             rows.append([
                 field(symbol), candle.time.rfc3339, candle.close.formatted(minimumFractionDigits: 2),
-                previousClose?.formatted(minimumFractionDigits: 2) ?? "", field(currency ?? ""),
+                (carried ?? previousClose)?.formatted(minimumFractionDigits: 2) ?? "", field(currency ?? ""),
             ].joined(separator: ","))
             lastClose = candle.close
         }

@@ -19,10 +19,24 @@ public enum PaperRendering {
         return ExactDecimal(scaled: Int64(rounded) * pow10(ExactDecimal.scale - digits)).roundedHalfEven(toFractionDigits: digits)
     }
 
-    /// `+5.25%`, `-0.10%`, `n/a`.
+    /// `+5.25%`, `-0.10%`, `-0.0048%`, `+0.00%`, `n/a`.
+    ///
+    /// Two fractional digits; when two round a move to zero, up to six, enough for two
+    /// significant digits. The sign is the ratio's: a loss is never shown as `+`.
     public static func percentText(_ ratio: Double?) -> String {
-        guard let ratio, let value = percent(ratio, digits: 2) else { return "n/a" }
-        return (value.scaled >= 0 ? "+" : "") + value.formatted(minimumFractionDigits: 2) + "%"
+        guard let ratio, var value = percent(ratio, digits: 2) else { return "n/a" }
+        var digits = 2
+        if value.scaled == 0 && ratio != 0 {
+            // Ten units of the last digit shown are two significant digits.
+            while digits < 6, let finer = percent(ratio, digits: digits + 1) {
+                digits += 1
+                value = finer
+                if value.scaled.magnitude >= 10 * UInt64(pow10(ExactDecimal.scale - digits)) { break }
+            }
+            if value.scaled == 0 { digits = 2 }
+        }
+        let magnitude = ExactDecimal(scaled: Int64(value.scaled.magnitude)).formatted(minimumFractionDigits: digits)
+        return (ratio < 0 ? "-" : "+") + magnitude + "%"
     }
 
     static func percentJSON(_ ratio: Double?) -> ExactDecimal? { ratio.flatMap { percent($0, digits: 4) } }
