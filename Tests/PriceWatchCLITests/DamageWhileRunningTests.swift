@@ -64,7 +64,7 @@ import Testing
         let first = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml", "--log-target", "stderr"], directory: directory.path)
         try await first.waitForOutput("a first alert") { !$0.isEmpty }
         #expect(try await first.stop() == 0)
-        try #require(try run(["silence", "add", "--rule", "other", "--for", "1h"]).status == 0)
+        try #require(try run(["silence", "add", "--rule", "other", "--for", "1h", "--force"]).status == 0)
         try await checkpoint()
         let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml", "--log-target", "stderr"], directory: directory.path)
         try await daemon.waitForOutput("a first alert") { !$0.isEmpty }

@@ -91,7 +91,7 @@ import Testing
         let first = try start()
         try await waitForDeliveries(2)
         #expect(try await first.stop() == 0)
-        let silence = try CommandRunner.run(["silence", "add", "--rule", "other", "--for", "1h",
+        let silence = try CommandRunner.run(["silence", "add", "--rule", "other", "--for", "1h", "--force",
                                              "--config", "pricewatch.toml"], in: directory.path)
         try #require(silence.status == 0, "\(silence.standardError)")
         try await StateFileSurgery.checkpoint(state)
