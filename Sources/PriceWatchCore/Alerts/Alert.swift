@@ -76,13 +76,15 @@ public struct Alert: Sendable, Hashable, Codable {
 
     /// A technical alert's condition as it happened: `crossed above`, `below`, `rose 2%`.
     public var seriesVerb: String {
-        let key = condition.split(separator: " ").first(where: { ["above", "below", "crosses", "rise", "fall", "move"].contains(String($0)) })
+        // The key the reading carries; an alert stored without it finds it in its condition.
+        let key = series?.condition ?? condition.split(separator: " ")
+            .first(where: { ["above", "below", "crosses", "rise", "fall", "move"].contains(String($0)) }).map(String.init)
         switch key {
         case "crosses": return direction == "down" ? "crossed below" : "crossed above"
         case "rise", "fall", "move":
             let amount = change.map { ($0.isPositive ? "+" : "") + $0.formatted(minimumFractionDigits: 2) + "%" } ?? ""
             return "moved \(amount) against"
-        default: return key.map(String.init) ?? "reached"
+        default: return key ?? "reached"
         }
     }
 

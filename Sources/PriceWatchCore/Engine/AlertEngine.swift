@@ -240,7 +240,11 @@ public struct AlertEngine: Sendable {
             let ruleIndex = book.slots[slotIndex].rule
             let rule = book.rules[ruleIndex]
             let texts = texts(ofRule: ruleIndex)
-            if series != nil { trigger.price = quote.price }
+            var series = series
+            if series != nil {
+                trigger.price = quote.price
+                series?.condition = rule.condition.key
+            }
             outcome.alerts.append(PendingAlert(
                 alert: Alert(rule: rule, fingerprint: texts.fingerprint, conditionText: texts.conditionText,
                              quote: quote, provider: provider, trigger: trigger, series: series),
@@ -299,6 +303,7 @@ public struct AlertEngine: Sendable {
     /// The states changed since the last drain, keyed for the store, with their fingerprints.
     public mutating func drainChangedStates() -> [RuleStateKey: StoredRuleState] {
         var result: [RuleStateKey: StoredRuleState] = [:]
+        result.reserveCapacity(changedSlots.count)
         for slotIndex in changedSlots {
             let slot = book.slots[slotIndex]
             result[slot.key] = StoredRuleState(fingerprint: texts(ofRule: slot.rule).fingerprint, state: machines[slotIndex].state)

@@ -9,13 +9,18 @@ public struct SeriesReading: Sendable, Hashable, Codable {
     /// The level: a series (`sma(200)`) or the number written (`30`), and its value.
     public var level: String
     public var levelValue: ExactDecimal
+    /// The condition's key (`crosses`, `above`, …): how the texts word it. Nil in alerts stored
+    /// before it was kept.
+    public var condition: String?
 
-    public init(timeframe: String, of: String, ofValue: ExactDecimal, level: String, levelValue: ExactDecimal) {
+    public init(timeframe: String, of: String, ofValue: ExactDecimal, level: String, levelValue: ExactDecimal,
+                condition: String? = nil) {
         self.timeframe = timeframe
         self.of = of
         self.ofValue = ofValue
         self.level = level
         self.levelValue = levelValue
+        self.condition = condition
     }
 
     /// A series value as shown: two decimals, or four under one (an oscillator's MACD).
