@@ -24,8 +24,6 @@ public actor BarWarmUp: ConfigurationSubscriber, Service {
     private let logger: Logger
     private let wakeUps: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
-    /// Passes finished (for tests).
-    public private(set) var passes = 0
 
     public init(evaluator: RuleEvaluator, store: any CandleStore, initial: ServiceSetup,
                 chartEndpoints: @escaping @Sendable (ServiceSetup) -> [String: any PriceChartProviding] = BarWarmUp.chartEndpoints(of:),
@@ -50,7 +48,6 @@ public actor BarWarmUp: ConfigurationSubscriber, Service {
         wake.yield()
         for await _ in wakeUps.cancelOnGracefulShutdown() {
             await pass()
-            passes += 1
         }
     }
 
