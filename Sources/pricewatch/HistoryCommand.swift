@@ -155,9 +155,39 @@ struct HistoryCommand: AsyncParsableCommand {
                                               price: previousClose), at: 0)
         }
         let colour = isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty
-        let chart = TerminalChart(candles: history.candles, width: width ?? TerminalWidth.columns(environment: environment),
-                                  height: height, timeZone: zone, levels: levels, colour: colour)
-        return lines + chart.render()
+        let columns = width ?? TerminalWidth.columns(environment: environment)
+        let times = history.candles.map(\.time)
+        let overlays = history.seriesLines.overlays.map { overlay in
+            TerminalChart.Overlay(label: overlay.label, values: SeriesChartLines.values(of: overlay.points, at: times))
+        }
+        let chart = TerminalChart(candles: history.candles, width: columns, height: height, timeZone: zone, levels: levels,
+                                  colour: colour, overlays: overlays)
+        lines += chart.render()
+        for panel in history.seriesLines.panels { lines += panelText(panel, times: times, interval: history.interval, width: columns, zone: zone, colour: colour) }
+        return lines
+    }
+
+    /// An oscillator's panel under the chart: its title, then its first line (or histogram)
+    /// over the same candles, its other lines over it and its levels (RSI's 30 and 70).
+    func panelText(_ panel: ChartPanel, times: [Timestamp], interval: CandleInterval, width: Int, zone: TimeZone, colour: Bool) -> [String] {
+        let main = panel.lines.first?.points ?? panel.histogram
+        let values = SeriesChartLines.values(of: main, at: times)
+        // Rounded as series values are shown, so the axis reads `42.50`, not `42.50429197`.
+        func shown(_ value: ExactDecimal) -> ExactDecimal { ExactDecimal(SeriesReading.display(value)) ?? value }
+        let candles = zip(times, values).compactMap { time, value in
+            value.map(shown).map { Candle(time: time, interval: interval, open: $0, high: $0, low: $0, close: $0) }
+        }
+        guard Set(candles.map(\.close)).count > 1 else { return [panel.title, "(not enough bars in this range)"] }
+        let drawnTimes = Set(candles.map { $0.time })
+        let overlays = panel.lines.dropFirst().map { line in
+            TerminalChart.Overlay(label: line.label, values: zip(times, SeriesChartLines.values(of: line.points, at: times))
+                .filter { drawnTimes.contains($0.0) }.map { $0.1.map(shown) })
+        }
+        let levels = panel.levels.compactMap { level in
+            ExactDecimal(fast: level).map { TerminalChart.Level(label: SeriesReading.display($0), price: $0) }
+        }
+        return [panel.title] + TerminalChart(candles: candles, width: width, height: 4, timeZone: zone, levels: levels,
+                                             colour: colour, overlays: overlays, showsTimeAxis: false, drawsEveryLevel: true).render()
     }
 }
 

@@ -104,6 +104,20 @@ import Testing
         #expect(second.first?["time"] as? String == Self.rfc3339(minute(3, 10)))
         #expect(server.requests(path: "/api/v3/klines").count == 1, "the restart fetched the history again")
         #expect(!daemon.errorLines.contains { $0.contains("warmed up") }, "\(daemon.errorLines)")
+
+        // `watch` shows the series' values at the newest bar (130 over its average of 105.2),
+        // and `history` draws the average over the prices, labelled.
+        let watch = try CommandRunner.run(["watch", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        #expect(watch.status == 0, "\(watch.standardError)")
+        let entry = try #require(try JSONSerialization.jsonObject(with: Data((watch.outputLines.first ?? "").utf8)) as? [String: Any])
+        let watched = try #require((entry["rules"] as? [[String: Any]])?.first)
+        #expect((watched["sma(5)"] as? NSNumber)?.doubleValue == 105.2, "\(watched)")
+        #expect((watched["price"] as? NSNumber)?.doubleValue == 130, "\(watched)")
+        let chart = try CommandRunner.run(["history", "BTCUSDT", "--config", "pricewatch.toml", "--range", "1d", "--interval", "1m",
+                                           "--width", "100"], in: directory.path)
+        #expect(chart.status == 0, "\(chart.standardError)")
+        #expect(chart.outputLines.contains { $0.hasSuffix("· sma(5)") }, "\(chart.outputLines)")
+        #expect(!chart.outputLines.contains { $0.contains("btc-above-sma") && $0.contains("off the chart") }, "\(chart.outputLines)")
     }
 
     /// Waits until the daemon has polled the ticker `count` more times: a quote set before is

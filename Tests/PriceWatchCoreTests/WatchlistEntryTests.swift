@@ -80,4 +80,26 @@ import Testing
         #expect(Sparkline.render(["1", "1", "1"].map(Self.d), width: 10) == "▄▄▄")
         #expect(Sparkline.render((1...100).map { ExactDecimal(exactly: $0)! }, width: 8) == "▁▂▃▄▅▆▇█")
     }
+
+    @Test func aTechnicalRuleShowsItsSeriesOrItsWarmUp() throws {
+        let condition = SeriesCondition(timeframe: try #require(Timeframe("1m")), of: .price, level: try SeriesSpec(parsing: "sma(3)"))
+        let bars = [101.0, 102, 103, 104].enumerated().map { index, close in
+            BarHistory.Bar(start: Int64(index) * 60_000, time: Timestamp(milliseconds: Int64(index) * 60_000),
+                           close: ExactDecimal(fast: close) ?? .zero)
+        }
+        let ready = WatchlistEntry.RuleState(rule: "btc-cross", state: .armed, series: SeriesSnapshot(condition: condition, bars: bars))
+        #expect(ready.text == "btc-cross armed (price 104.00, sma(3) 103.00)")
+        let warming = WatchlistEntry.RuleState(rule: "btc-cross", state: .armed,
+                                               series: SeriesSnapshot(condition: condition, bars: Array(bars.prefix(2))))
+        #expect(warming.text == "btc-cross warming up: 2 of 3 bars")
+        #expect(WatchlistEntry.RuleState(rule: "plain", state: .fired).text == "plain fired")
+        let entry = WatchlistEntry(symbol: "BTC-USD", provider: "coinbase", rules: [ready, warming])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(entry.jsonLine(now: Timestamp(seconds: 0)).utf8)) as? [String: Any])
+        let rules = try #require(json["rules"] as? [[String: Any]])
+        #expect(rules.first?["state"] as? String == "armed")
+        #expect((rules.first?["sma(3)"] as? NSNumber)?.doubleValue == 103)
+        #expect(rules.first?["bars_needed"] as? Int == 3)
+        #expect(rules.last?["state"] as? String == "warming up")
+        #expect(entry.row(now: Timestamp(seconds: 0), zone: .gmt).last == "btc-cross armed (price 104.00, sma(3) 103.00), btc-cross warming up: 2 of 3 bars")
+    }
 }

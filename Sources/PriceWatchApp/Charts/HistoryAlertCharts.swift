@@ -65,44 +65,18 @@ final class HistoryAlertCharts: AlertChartProvider {
         let bars = BarHistory.bars(from: candles, timeframe: timeframe, limit: count)
         guard bars.count >= 2 else { return nil }
         let shown = bars.suffix(Self.technicalBars)
-        let overlays = specs.filter { $0 != .price && $0.indicator.display == .overlay }.map { spec in
-            let values = SeriesSnapshot.values(of: spec, over: bars).suffix(Self.technicalBars)
-            return ChartOverlay(label: spec.description, points: zip(shown, values).compactMap { bar, value in
-                value.map { ChartPoint(time: bar.time, price: $0) }
-            })
-        }
-        // Oscillators get a panel each: their lines, their levels (RSI's 30 and 70, the rule's
-        // number) and, for a histogram, bars from zero.
-        var panels: [ChartPanel] = []
-        for spec in specs where spec != .price {
-            let values = Array(SeriesSnapshot.values(of: spec, over: bars).suffix(Self.technicalBars))
-            let points = zip(shown, values).compactMap { bar, value in value.map { ChartPoint(time: bar.time, price: $0) } }
-            let ruleLevel = series.level == series.levelValue.description && spec.description == series.of
-                ? [series.levelValue.doubleValue] : []
-            switch spec.indicator.display {
-            case .overlay:
-                continue
-            case .oscillator(let levels):
-                if let index = panels.firstIndex(where: { $0.title.hasPrefix(spec.name.split(separator: "_").first.map(String.init) ?? spec.name) }) {
-                    panels[index].lines.append(ChartOverlay(label: spec.description, points: points))
-                    panels[index].title += ", " + spec.description
-                } else {
-                    panels.append(ChartPanel(title: spec.description, lines: [ChartOverlay(label: spec.description, points: points)],
-                                             levels: Array(Set(levels + ruleLevel)).sorted()))
-                }
-            case .histogram:
-                panels.append(ChartPanel(title: spec.description, levels: ruleLevel, histogram: points))
-            }
-        }
+        let numberLevel = series.level == series.levelValue.description
+        let lines = SeriesChartLines(specs: specs, bars: bars, shownFrom: shown.first?.time ?? alert.time,
+                                     ruleLevel: numberLevel ? (series.of, series.levelValue.doubleValue) : nil)
         let level = series.of == "price" && series.level == series.levelValue.description
             ? [ChartLevel(role: .threshold, price: series.levelValue, label: series.level)] : []
         var description = ChartDescription(title: "\(alert.symbol) · \(timeframe) bars",
                                            series: shown.map { ChartPoint(time: $0.time, price: $0.close) }, levels: level,
                                            markers: [ChartMarker(time: alert.time, price: alert.price, label: alert.rule)],
                                            timeZone: "UTC")
-        description.overlays = overlays
-        description.panels = panels
-        if !panels.isEmpty { description.height += 100 * panels.count }
+        description.overlays = lines.overlays
+        description.panels = lines.panels
+        if !lines.panels.isEmpty { description.height += 100 * lines.panels.count }
         return description
     }
 

@@ -45,7 +45,8 @@ public enum MakeDigest {
                 let builder = DigestBuilder(history: store, alerts: store, marketHours: markets, renderer: CairoChartRenderer(),
                                             sections: [PortfolioDigestSection(portfolios: { configuration.portfolios }, store: store),
                                                        PaperDigestSection(store: store)], logger: Logger(label: "pricewatch.digest") { _ in SwiftLogNoOpLogHandler() })
-                let digest = try await builder.digest(settings, symbols: configuration.allSymbols.sorted(), due: due)
+                let digest = try await builder.digest(settings, symbols: configuration.allSymbols.sorted(), due: due,
+                                                 rules: configuration.rules)
                 let id = settings.notificationID(due: due)
                 var queued = false
                 if send {

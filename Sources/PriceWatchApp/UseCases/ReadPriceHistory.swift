@@ -47,6 +47,10 @@ public enum ReadPriceHistory {
         public var marketTimeZone: String?
         /// The price thresholds of the rules that watch the symbol (`above`, `below`, `crosses`).
         public var thresholds: [TerminalChart.Level]
+        /// The series the symbol's technical rules name, over the range (computed on their
+        /// timeframe's bars, warmed up from the history before the range): drawn over the
+        /// prices, oscillators in panels under them.
+        public var seriesLines = SeriesChartLines()
         /// Why the provider could not backfill, when it was asked and failed (the stored
         /// candles are shown anyway).
         public var backfillProblem: String?
@@ -79,10 +83,12 @@ public enum ReadPriceHistory {
         }
         let rules = configuration.rules.filter { $0.symbols.contains(symbol) }
         let thresholds = rules.compactMap { rule -> TerminalChart.Level? in
-            guard !rule.condition.isPercent else { return nil }
+            // A technical rule's level is a price only when it tests the price against a number.
+            guard !rule.condition.isPercent, rule.series.map({ $0.of == .price && $0.level == nil }) ?? true else { return nil }
             return TerminalChart.Level(label: "\(rule.id): \(rule.conditionText)", price: rule.condition.value)
         }
 
+        var charting: (name: String, provider: any PriceChartProviding)?
         var stored: [Candle] = []
         var currency: String?
         var quotedPreviousCloses: [QuotedPreviousClose] = []
@@ -108,9 +114,10 @@ public enum ReadPriceHistory {
             switch SelectProvider.select(configPath: configPath, environment: environment, requested: name,
                                          builtInWhenAbsent: builtInWhenAbsent, report: { _ in }) {
             case .selected(let selection):
-                if let charting = selection.provider as? any PriceChartProviding {
+                if let chartProvider = selection.provider as? any PriceChartProviding {
+                    charting = (selection.name, chartProvider)
                     do {
-                        let chart = try await charting.chart(symbol: symbol, interval: interval, from: from, to: backfillEnd)
+                        let chart = try await chartProvider.chart(symbol: symbol, interval: interval, from: from, to: backfillEnd)
                         history.candles = chart.candles + stored
                         history.source = stored.isEmpty ? .provider(selection.name) : .storedAndProvider(selection.name)
                         history.currency = chart.currency ?? history.currency
@@ -136,7 +143,49 @@ public enum ReadPriceHistory {
             history.marketTimeZone = zone
         }
         if history.previousClose == nil { history.previousClose = previousDayClose(history.candles, zone: history.marketTimeZone) }
+        for rule in rules {
+            guard let series = rule.series else { continue }
+            let bars = await seriesBars(series, of: symbol, rule: rule, history: history, statePath: configuration.statePath,
+                                        charting: charting?.provider, marketHours: marketHours)
+            let number = series.level == nil && !rule.condition.isPercent ? rule.condition.value.doubleValue : nil
+            let lines = SeriesChartLines(specs: series.series, bars: bars, shownFrom: from,
+                                         ruleLevel: number.map { (series.of.description, $0) },
+                                         suffix: interval.seconds == series.timeframe.seconds ? "" : " \(series.timeframe)")
+            history.seriesLines = history.seriesLines.merged(with: lines)
+        }
         return .read(history)
+    }
+
+    /// A technical rule's bars over the range and the warm-up before it: the range's own
+    /// candles when they are of the width the timeframe is read in, else the stored ones, and
+    /// the provider's chart endpoint (when it has one) where those are too few.
+    static func seriesBars(_ series: SeriesCondition, of symbol: String, rule: Rule, history: History, statePath: String,
+                           charting: (any PriceChartProviding)?, marketHours: any MarketHours) async -> [BarHistory.Bar] {
+        let width = BarHistory.candleInterval(for: series.timeframe)
+        let needed = series.warmUpBars + 1
+        let from = Timestamp(milliseconds: history.from.milliseconds &- BarHistory.lookBack(bars: needed, timeframe: series.timeframe))
+        var candles: [Candle] = []
+        if !statePath.isEmpty, FileManager.default.fileExists(atPath: statePath),
+           let store = try? SQLiteAlertStore.openReadOnly(path: statePath) {
+            candles = (try? await store.candles(symbol: symbol, interval: width, from: from, to: history.to)) ?? []
+            try? store.close()
+        }
+        if width == history.interval, history.candles.count > candles.count { candles = history.candles }
+        let market = (rule.market ?? marketHours.market(ofSymbol: symbol, exchange: nil)).flatMap {
+            marketHours.timeZone(of: $0) == nil ? nil : $0
+        }
+        let placement: (Timestamp) -> BarHistory.SessionPlacement = { time in
+            guard let market else { return .unknownMarket }
+            return marketHours.regularSessionOpen(of: market, at: time).map { .inSession(open: $0) } ?? .outsideSession
+        }
+        var bars = BarHistory.bars(from: candles, timeframe: series.timeframe, limit: .max, placement: placement)
+        let beforeRange = bars.filter { $0.time < history.from }.count
+        if beforeRange < series.warmUpBars, let charting,
+           let chart = try? await charting.chart(symbol: symbol, interval: width, from: from,
+                                                 to: candles.first?.time ?? history.to) {
+            bars = BarHistory.bars(from: chart.candles + candles, timeframe: series.timeframe, limit: .max, placement: placement)
+        }
+        return bars
     }
 
     /// The last close of the day before the newest candle's day, in `zone` (UTC when nil).

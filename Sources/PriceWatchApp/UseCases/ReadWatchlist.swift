@@ -23,12 +23,15 @@ public enum ReadWatchlist {
         var states: [RuleStateKey: StoredRuleState] = [:]
         var quotes: [ProviderSymbol: Quote] = [:]
         var store: SQLiteAlertStore?
+        var snapshots: [RuleStateKey: SeriesSnapshot] = [:]
         if FileManager.default.fileExists(atPath: configuration.statePath) {
             do {
                 let opened = try SQLiteAlertStore.openReadOnly(path: configuration.statePath)
                 store = opened
                 states = try await opened.ruleStates()
                 quotes = try await opened.latestQuoteDetails()
+                snapshots = try await ReadRuleStatus.seriesSnapshots(of: configuration, history: opened, configPath: configPath,
+                                                                     environment: environment, now: now)
             } catch {
                 try? store?.close()
                 return .failed("\(error)")
@@ -40,8 +43,10 @@ public enum ReadWatchlist {
             let rules = configuration.rules.filter { $0.symbols.contains(symbol) }
             let provider = rules.lazy.compactMap(\.provider).first
             var entry = WatchlistEntry(symbol: symbol, provider: provider, rules: rules.map { rule in
-                WatchlistEntry.RuleState(rule: rule.id, state: RuleStatus.state(
-                    of: rule, stored: states[RuleStateKey(rule: rule.id, symbol: symbol)], now: now))
+                let key = RuleStateKey(rule: rule.id, symbol: symbol)
+                return WatchlistEntry.RuleState(
+                    rule: rule.id, state: RuleStatus.state(of: rule, stored: states[key], now: now),
+                    series: rule.series.map { snapshots[key] ?? SeriesSnapshot(condition: $0, bars: []) })
             })
             let quote = provider.flatMap { quotes[ProviderSymbol(provider: $0, symbol: symbol)] }
             entry.price = quote?.price

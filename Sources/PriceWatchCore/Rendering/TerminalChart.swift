@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// A line chart of candle closes drawn with Unicode braille for a terminal: a price axis on
 /// the left, a time axis below (in a given time zone), horizontal lines for the previous close
-/// and rule thresholds (labelled on the right), and a dotted column at each session break.
+/// and rule thresholds (labelled on the right), technical rules' series over the closes, and a
+/// dotted column at each session break.
 ///
 /// Candles are spaced evenly by index, not by time: nights, weekends and holidays take no room
 /// (trading apps draw them the same way); a session break (a gap longer than three intervals
@@ -18,6 +19,17 @@ public struct TerminalChart: Sendable {
         }
     }
 
+    /// A series drawn over the closes: a technical rule's average or band (`sma(50)`),
+    /// one value per candle (nil where it is undefined), labelled on the right at its end.
+    public struct Overlay: Sendable, Hashable {
+        public var label: String
+        public var values: [ExactDecimal?]
+        public init(label: String, values: [ExactDecimal?]) {
+            self.label = label
+            self.values = values
+        }
+    }
+
     public var candles: [Candle]
     /// Columns of the whole chart, labels included (at least 30).
     public var width: Int
@@ -28,9 +40,20 @@ public struct TerminalChart: Sendable {
     /// ANSI colour (the line green when the last close is not below the first, else red;
     /// levels dim). Only for a terminal, never with `NO_COLOR`: the caller decides.
     public var colour: Bool
+    /// Series over the closes (their values in the candles' order).
+    public var overlays: [Overlay]
+    /// Whether the time axis is drawn under the plot (a panel under a chart leaves it out).
+    public var showsTimeAxis: Bool
+    /// Whether every level is drawn, however far from the closes (an oscillator's 30 and 70);
+    /// otherwise one far outside them is listed under the chart.
+    public var drawsEveryLevel: Bool
 
-    public init(candles: [Candle], width: Int, height: Int, timeZone: TimeZone, levels: [Level] = [], colour: Bool = false) {
+    public init(candles: [Candle], width: Int, height: Int, timeZone: TimeZone, levels: [Level] = [], colour: Bool = false,
+                overlays: [Overlay] = [], showsTimeAxis: Bool = true, drawsEveryLevel: Bool = false) {
+        self.drawsEveryLevel = drawsEveryLevel
         self.candles = candles.sorted { $0.time < $1.time }
+        self.overlays = overlays
+        self.showsTimeAxis = showsTimeAxis
         self.width = max(30, width)
         self.height = max(3, height)
         self.timeZone = timeZone
@@ -47,19 +70,20 @@ public struct TerminalChart: Sendable {
         // Levels far outside the prices would flatten the line: those are listed, not drawn.
         // (Doubles: no overflow whatever the prices.)
         let margin = max(Double(dataHigh.scaled - dataLow.scaled) / 2, Double(dataHigh.scaled) / 100)
-        let drawn = levels.filter { level in
+        let drawn = drawsEveryLevel ? levels : levels.filter { level in
             let price = Double(level.price.scaled)
             return price >= Double(dataLow.scaled) - margin && price <= Double(dataHigh.scaled) + margin
         }
         let offChart = levels.filter { level in !drawn.contains(level) }
-        let low = ([dataLow] + drawn.map(\.price)).min() ?? dataLow
-        let high = ([dataHigh] + drawn.map(\.price)).max() ?? dataHigh
+        let overlayValues = overlays.flatMap { $0.values.compactMap { $0 } }
+        let low = ([dataLow] + drawn.map(\.price) + overlayValues).min() ?? dataLow
+        let high = ([dataHigh] + drawn.map(\.price) + overlayValues).max() ?? dataHigh
         let digits = max(2, closes.map(\.significantFractionDigits).max() ?? 2)
 
         func label(_ value: ExactDecimal) -> String { value.rounded(toFractionDigits: digits).formatted(minimumFractionDigits: digits) }
         let middle = ExactDecimal(scaled: Int64((Int128(low.scaled) + Int128(high.scaled)) / 2))
         let axisWidth = [high, low, middle].map { label($0).count }.max() ?? 1
-        let levelLabels = drawn.map { "┄ \($0.label)" }
+        let levelLabels = drawn.map { "┄ \($0.label)" } + overlays.map { "· \($0.label)" }
         let rightWidth = min(40, (levelLabels.map(\.count).max() ?? 0) + (levelLabels.isEmpty ? 0 : 1))
         let plotWidth = max(10, width - axisWidth - 2 - rightWidth)
 
@@ -92,6 +116,32 @@ public struct TerminalChart: Sendable {
             previous = point
         }
 
+        // Overlays in a grid of their own: a cell shows them only where the closes leave it
+        // empty, so the price line is never hidden.
+        var overlayDots = [[Bool]](repeating: [Bool](repeating: false, count: dotsWide), count: dotsHigh)
+        var overlayEnds: [(row: Int, label: Int)] = []
+        for (number, overlay) in overlays.enumerated() {
+            var from: (x: Int, y: Int)?
+            for (index, value) in overlay.values.prefix(candles.count).enumerated() {
+                guard let value else {
+                    from = nil
+                    continue
+                }
+                let point = (x: column(index), y: level(value))
+                if let from, point.x > from.x + 1 {
+                    for x in (from.x + 1)..<point.x {
+                        overlayDots[dotsHigh - 1 - (from.y + (point.y - from.y) * (x - from.x) / (point.x - from.x))][x] = true
+                    }
+                }
+                overlayDots[dotsHigh - 1 - point.y][point.x] = true
+                from = point
+            }
+            if let end = from {
+                let row = height - 1 - end.y / 4
+                overlayEnds.append((row, drawn.count + number))
+            }
+        }
+
         // Session breaks: the cell column of the first candle after a gap.
         var breaks = Set<Int>()
         if first.interval != .oneDay {
@@ -105,10 +155,17 @@ public struct TerminalChart: Sendable {
             let row = height - 1 - level(drawnLevel.price) / 4
             if levelRows[row] == nil { levelRows[row] = offset }
         }
+        var labelRows = levelRows
+        // An overlay's label goes at its last value's row, else the nearest free row.
+        for (row, offset) in overlayEnds {
+            let candidates = (0..<height).sorted { abs($0 - row) < abs($1 - row) }
+            if let free = candidates.first(where: { labelRows[$0] == nil }) { labelRows[free] = offset }
+        }
 
         let rising = last.close >= first.close
         let lineColour = colour ? (rising ? "\u{1B}[32m" : "\u{1B}[31m") : ""
         let dim = colour ? "\u{1B}[2m" : ""
+        let overlayColour = colour ? "\u{1B}[36m" : ""
         let reset = colour ? "\u{1B}[0m" : ""
         var lines: [String] = []
         for row in 0..<height {
@@ -129,6 +186,9 @@ public struct TerminalChart: Sendable {
                 if let glyph {
                     piece = glyph
                     wanted = lineColour
+                } else if let glyph = brailleCell(overlayDots, row: row, cell: cell) {
+                    piece = glyph
+                    wanted = overlayColour
                 } else if levelRows[row] != nil {
                     piece = "┄"
                     wanted = dim
@@ -146,12 +206,12 @@ public struct TerminalChart: Sendable {
                 text += piece
             }
             if colour, colourOn != nil, colourOn != "" { text += reset }
-            if let offset = levelRows[row] {
+            if let offset = labelRows[row] {
                 text += " " + dim + String(levelLabels[offset].prefix(rightWidth - 1)) + reset
             }
             lines.append(trimmedRight(text))
         }
-        lines += timeAxis(plotWidth: plotWidth, axisWidth: axisWidth, column: { column($0) / 2 })
+        if showsTimeAxis { lines += timeAxis(plotWidth: plotWidth, axisWidth: axisWidth, column: { column($0) / 2 }) }
         for level in offChart { lines.append("\(level.label) (off the chart)") }
         return lines
     }

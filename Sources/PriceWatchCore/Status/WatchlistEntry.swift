@@ -7,13 +7,29 @@ import FoundationEssentials
 /// Built from the configuration, the state database and the calendars at a wall time `now`
 /// passed in: no I/O, no clock.
 public struct WatchlistEntry: Sendable, Hashable {
-    /// A rule watching the symbol and its state.
+    /// A rule watching the symbol and its state; a technical rule also its series' values
+    /// (or how far its warm-up is).
     public struct RuleState: Sendable, Hashable {
         public var rule: String
         public var state: RuleStatus.State
-        public init(rule: String, state: RuleStatus.State) {
+        public var series: SeriesSnapshot?
+        public init(rule: String, state: RuleStatus.State, series: SeriesSnapshot? = nil) {
             self.rule = rule
             self.state = state
+            self.series = series
+        }
+
+        /// `aapl-above armed`; `goog-cross armed (sma(50) 171.20, sma(200) 170.95)`;
+        /// `goog-cross warming up: 37 of 200 bars`.
+        public var text: String {
+            guard let series else { return "\(rule) \(state.name)" }
+            if state == .armed, series.isWarmingUp { return "\(rule) \(series.text)" }
+            return "\(rule) \(state.name) (\(series.text))"
+        }
+
+        /// `warming up` while a technical rule is, else the state's name.
+        public var stateName: String {
+            state == .armed && series?.isWarmingUp == true ? "warming up" : state.name
         }
     }
 
@@ -74,7 +90,7 @@ public struct WatchlistEntry: Sendable, Hashable {
             symbol, price.map(Self.text) ?? "-", change.map(Self.signed) ?? "-", currency ?? "-", range ?? "-",
             dayCloses.isEmpty ? "-" : Sparkline.render(dayCloses, width: Self.sparklineWidth),
             marketText(now: now), time.map { LocalTimeText.text($0, zone: zone) } ?? "-",
-            rules.isEmpty ? "-" : rules.map { "\($0.rule) \($0.state.name)" }.joined(separator: ", "),
+            rules.isEmpty ? "-" : rules.map(\.text).joined(separator: ", "),
         ]
     }
 
@@ -95,7 +111,8 @@ public struct WatchlistEntry: Sendable, Hashable {
     /// One JSON object: `symbol`, `provider`, `price`, `time`, `previous_close`, `change`
     /// (percent), `currency`, `day_low`, `day_high`, `day_closes` (count), `sparkline`,
     /// `market`, `market_state` (`open`, `closed`), `market_next_change`, `rules` (objects of `rule` and
-    /// `state`); times UTC, null where nothing is known.
+    /// `state`; a technical rule's also `bars`, `bars_needed` and each series' value by its name,
+    /// as in `pricewatch rules`); times UTC, null where nothing is known.
     public func jsonLine(now: Timestamp) -> String {
         var json = JSONWriter()
         json.string("symbol", symbol)
@@ -116,7 +133,12 @@ public struct WatchlistEntry: Sendable, Hashable {
         json.objects("rules", rules.map { rule in
             var object = JSONWriter()
             object.string("rule", rule.rule)
-            object.string("state", rule.state.name)
+            object.string("state", rule.stateName)
+            if let series = rule.series {
+                object.integer("bars", series.bars)
+                object.integer("bars_needed", series.needed)
+                for value in series.values { object.number(value.series, value.value) }
+            }
             return object.result
         })
         return json.result

@@ -42,10 +42,11 @@ public struct DigestBuilder: Sendable {
         public let description: String
     }
 
-    /// The digest `settings` describe, due at `due`, over `symbols` (the watched ones).
-    /// Throws when the history or the alert log cannot be read; a chart that cannot be drawn is
-    /// left out (logged), never the digest.
-    public func digest(_ settings: DigestSettings, symbols: [String], due: Timestamp) async throws -> Digest {
+    /// The digest `settings` describe, due at `due`, over `symbols` (the watched ones); a top
+    /// mover's chart also draws the series its technical `rules` name (`sma(50)` over the
+    /// prices, `rsi(14)` in a panel). Throws when the history or the alert log cannot be read;
+    /// a chart that cannot be drawn is left out (logged), never the digest.
+    public func digest(_ settings: DigestSettings, symbols: [String], due: Timestamp, rules: [Rule] = []) async throws -> Digest {
         let composer = DigestComposer(name: settings.name, period: settings.period, timeZone: settings.timeZone,
                                       topCount: settings.topCount, markets: settings.markets)
         guard let window = composer.window(due: due) else {
@@ -62,8 +63,12 @@ public struct DigestBuilder: Sendable {
         let movers = TopMovers(candles: candles, period: window, count: settings.topCount)
         var charts: [DigestChart] = []
         if settings.charts, let renderer {
-            for description in composer.chartDescriptions(movers: movers, window: window, candles: candles)
+            for var description in composer.chartDescriptions(movers: movers, window: window, candles: candles)
             where description.series.count >= 2 {
+                let lines = await seriesLines(of: description.title, rules: rules, window: window, interval: interval)
+                description.overlays = lines.overlays
+                description.panels = lines.panels
+                description.height += 100 * lines.panels.count
                 do {
                     charts.append(DigestChart(symbol: description.title, png: try await renderer.render(description, as: .png)))
                 } catch {
@@ -81,5 +86,32 @@ public struct DigestBuilder: Sendable {
         }
         return composer.compose(due: due, window: window, candles: candles, alerts: log, marketHours: marketHours,
                                 sections: added, charts: charts)
+    }
+
+    /// The series of `symbol`'s technical rules over `window`, on each rule's own bars (read
+    /// with the warm-up before the window, grouped in the symbol's sessions as the daemon
+    /// groups them); labelled with the timeframe when it is not the chart's candles'.
+    func seriesLines(of symbol: String, rules: [Rule], window: Range<Timestamp>, interval: CandleInterval) async -> SeriesChartLines {
+        var lines = SeriesChartLines()
+        for rule in rules where rule.symbols.contains(symbol) {
+            guard let series = rule.series else { continue }
+            let from = Timestamp(milliseconds: window.lowerBound.milliseconds
+                                    &- BarHistory.lookBack(bars: series.warmUpBars + 1, timeframe: series.timeframe))
+            guard let candles = try? await history.candles(symbol: symbol, interval: BarHistory.candleInterval(for: series.timeframe),
+                                                           from: from, to: window.upperBound) else { continue }
+            let market = (rule.market ?? marketHours.market(ofSymbol: symbol, exchange: nil)).flatMap {
+                marketHours.timeZone(of: $0) == nil ? nil : $0
+            }
+            let bars = BarHistory.bars(from: candles, timeframe: series.timeframe, limit: .max) { time in
+                guard let market else { return .unknownMarket }
+                return marketHours.regularSessionOpen(of: market, at: time).map { .inSession(open: $0) } ?? .outsideSession
+            }
+            let number = series.level == nil && !rule.condition.isPercent ? rule.condition.value.doubleValue : nil
+            lines = lines.merged(with: SeriesChartLines(
+                specs: series.series, bars: bars, shownFrom: window.lowerBound,
+                ruleLevel: number.map { (series.of.description, $0) },
+                suffix: series.timeframe.seconds == interval.seconds ? "" : " \(series.timeframe)"))
+        }
+        return lines
     }
 }

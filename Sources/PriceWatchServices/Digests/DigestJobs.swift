@@ -51,7 +51,8 @@ public struct DigestJobs: Sendable {
             logger.notice("digest '\(name)' is no longer configured; not sent")
             return
         }
-        let digest = try await builder.digest(settings, symbols: configuration.allSymbols.sorted(), due: due)
+        let digest = try await builder.digest(settings, symbols: configuration.allSymbols.sorted(), due: due,
+                                                 rules: configuration.rules)
         let notification = OutgoingNotification(id: settings.notificationID(due: due), time: due, content: digest)
         try await outbox.enqueue(notification, sinks: settings.notify, now: wallClock())
         logger.info("digest '\(name)' due \(due.rfc3339) queued for \(settings.notify.joined(separator: ", "))",
