@@ -149,13 +149,18 @@ public enum Daemon {
         }
         // Paper-trading fills: only while the symbol's market is open.
         let paperFills = PaperFillConsumer(store: store, markets: markets, doorbell: doorbell, logger: logger)
+        let rateLimits = ProviderRateLimits(clock: clock)
         let polling = PollingService(initial: setup, consumers: [evaluator, HistoryRecorder(store: candles, logger: logger), paperFills] + httpConsumers,
                                      clock: clock, wallClock: wallClock,
-                                     logger: logger, observer: observer, marketHours: markets)
+                                     logger: logger, observer: observer, marketHours: markets, rateLimits: rateLimits)
         // The order of the switch: the pollers stop, the evaluator takes the new rules (or
         // refuses them), the sinks switch over, the pollers start again.
         // Technical rules' bars missing from the store, fetched from the chart endpoints.
-        let warmUp = BarWarmUp(evaluator: evaluator, store: candles, initial: setup, wallClock: wallClock, logger: logger)
+        // Budgeted like polls: the providers' rate limits shared with the pollers, their backoff.
+        rateLimits.update(for: setup)
+        let warmUp = BarWarmUp(evaluator: evaluator, store: candles, initial: setup,
+                               acquire: { try await rateLimits.acquire($0) }, sleep: { try await clock.sleep(for: $0) },
+                               backoff: PollingSettings().backoff, wallClock: wallClock, logger: logger)
         let reloads = ReloadCoordinator(
             initial: setup, subscribers: [polling, evaluator, warmUp, sinkRegistry], reloadRequests: reloadRequests,
             observer: observer, logger: logger, wallClock: wallClock, announcesReady: false, metrics: metrics ?? .disabled,

@@ -20,6 +20,7 @@ public final class PollingService<C: Clock<Duration>>: Service, ConfigurationSub
     private let logger: Logger
     private let observer: any DaemonObserver
     private let marketHours: any MarketHours
+    private let rateLimits: ProviderRateLimits<C>
     private let state: Mutex<State>
 
     private struct State {
@@ -33,9 +34,13 @@ public final class PollingService<C: Clock<Duration>>: Service, ConfigurationSub
     ///   - consumers: every receiver of the quote stream (the rule evaluator among them).
     ///   - marketHours: the calendars: a symbol whose market is closed is not polled after its
     ///     closing poll (``MarketPollPlanner``). The default knows no market: everything is polled.
+    ///   - rateLimits: the providers' rate limits, shared with other senders of requests (the
+    ///     warm-up); updated here each time polling starts.
     public init(initial: ServiceSetup, consumers: [any QuoteConsumer], clock: C, wallClock: @escaping @Sendable () -> Timestamp,
-                logger: Logger, observer: any DaemonObserver, marketHours: any MarketHours = AlwaysOpenMarkets()) {
+                logger: Logger, observer: any DaemonObserver, marketHours: any MarketHours = AlwaysOpenMarkets(),
+                rateLimits: ProviderRateLimits<C>? = nil) {
         self.marketHours = marketHours
+        self.rateLimits = rateLimits ?? ProviderRateLimits(clock: clock)
         self.consumers = consumers
         self.clock = clock
         self.wallClock = wallClock
@@ -87,12 +92,7 @@ public final class PollingService<C: Clock<Duration>>: Service, ConfigurationSub
     private func start(_ setup: ServiceSetup) {
         let configuration = setup.configuration
         // One rate limit per provider, shared by its poller and every poller it is a fallback of.
-        var limiters: [String: RateLimiter<C>] = [:]
-        for settings in configuration.providers {
-            guard let provider = setup.providers[settings.name],
-                  let perMinute = settings.requestsPerMinute ?? provider.requestsPerMinute else { continue }
-            limiters[settings.name] = RateLimiter(requestsPerMinute: perMinute, clock: clock)
-        }
+        let limiters = rateLimits.update(for: setup)
         let pollingSettings = PollingSettings(configuration: configuration)
         var pollers: [ProviderPoller<C>] = []
         for settings in configuration.providers {
