@@ -52,14 +52,22 @@ public struct Alert: Sendable, Hashable, Codable {
     /// (the engine keeps them per rule).
     init(rule: Rule, fingerprint: String, conditionText: String, quote: Quote, provider: String?,
          trigger: RuleStateMachine.Trigger, series: SeriesReading? = nil) {
+        self.init(ruleID: rule.id, message: rule.message, fingerprint: fingerprint, conditionText: conditionText, quote: quote,
+                  provider: provider, trigger: trigger, series: series)
+    }
+
+    /// The same from the rule's id and message only (the engine's bar close reads those two
+    /// fields in place rather than copying the whole rule for each alert).
+    init(ruleID: String, message template: MessageTemplate?, fingerprint: String, conditionText: String, quote: Quote,
+         provider: String?, trigger: RuleStateMachine.Trigger, series: SeriesReading? = nil) {
         self.init(
-            id: AlertID.make(rule: rule.id, fingerprint: fingerprint, symbol: quote.symbol, time: quote.time),
-            rule: rule.id, symbol: quote.symbol, provider: provider, condition: conditionText,
+            id: AlertID.make(rule: ruleID, fingerprint: fingerprint, symbol: quote.symbol, time: quote.time),
+            rule: ruleID, symbol: quote.symbol, provider: provider, condition: conditionText,
             price: trigger.price, currency: quote.currency, time: quote.time, base: trigger.base,
             change: trigger.change, direction: trigger.side?.rawValue, message: "")
         self.series = series
         let zone = quote.exchangeTimeZone
-        self.message = rule.message?.render { placeholder in
+        self.message = template?.render { placeholder in
             placeholder == .localTime ? localTime(inZone: zone) : placeholderValue(placeholder)
         } ?? defaultMessage
     }

@@ -161,7 +161,7 @@ public struct AlertEngine: Sendable {
             bars[track].form(quote, start: max(start, bars[track].formingStart ?? start), volume: nil)
             bars[track].formedAt = now
             if book.tracks[track].hasTickSlots {
-                let values = bars[track].previewValues(track: book.tracks[track])
+                let values = bars[track].previewValues()
                 evaluateTrack(track, values: values, quote: quote, trigger: .tick, provider: provider, into: &outcome)
             }
         }
@@ -187,7 +187,7 @@ public struct AlertEngine: Sendable {
     }
 
     private mutating func closeBar(_ track: Int, provider: String?, into outcome: inout Outcome) {
-        guard let quote = bars[track].closeBar(track: book.tracks[track]) else { return }
+        guard let quote = bars[track].closeBar() else { return }
         evaluateTrack(track, values: bars[track].values, quote: quote, trigger: .close, provider: provider, into: &outcome)
     }
 
@@ -196,8 +196,7 @@ public struct AlertEngine: Sendable {
     /// A slot any of whose series is undefined is not evaluated (its series are warming up).
     private mutating func evaluateTrack(_ track: Int, values: [Double?], quote: Quote, trigger: BarTrigger,
                                         provider: String?, into outcome: inout Outcome) {
-        let plan = book.tracks[track]
-        for slot in plan.slots where slot.trigger == trigger {
+        for slot in book.tracks[track].slots where slot.trigger == trigger {
             outcome.barEvaluations += 1
             guard let ofValue = values[slot.of].flatMap(ExactDecimal.init(fast:)) else { continue }
             let slotIndex = Int(slot.slot)
@@ -220,8 +219,9 @@ public struct AlertEngine: Sendable {
             let action = machines[slotIndex].evaluate(check, price: ofValue, time: quote.time, base: base)
             var reading: SeriesReading?
             if case .fire = action {
-                reading = SeriesReading(timeframe: plan.timeframe.description, of: plan.series[slot.of].description, ofValue: ofValue,
-                                        level: slot.level.map { plan.series[$0].description } ?? levelValue.description,
+                let series = book.tracks[track].series
+                reading = SeriesReading(timeframe: book.tracks[track].timeframe.description, of: series[slot.of].description,
+                                        ofValue: ofValue, level: slot.level.map { series[$0].description } ?? levelValue.description,
                                         levelValue: check.isPercent ? (base ?? .zero) : levelValue)
             }
             record(action, slot: slotIndex, before: before, quote: quote, provider: provider, series: reading, into: &outcome)
@@ -238,17 +238,19 @@ public struct AlertEngine: Sendable {
         switch action {
         case .fire(var trigger):
             let ruleIndex = book.slots[slotIndex].rule
-            let rule = book.rules[ruleIndex]
             let texts = texts(ofRule: ruleIndex)
             var series = series
             if series != nil {
                 trigger.price = quote.price
-                series?.condition = rule.condition.key
+                series?.condition = book.rules[ruleIndex].condition.key
             }
+            // The rule's fields read in place: copying a whole `Rule` per alert was a tenth of
+            // a bar close's reference counting (docs/benchmarks.md).
             outcome.alerts.append(PendingAlert(
-                alert: Alert(rule: rule, fingerprint: texts.fingerprint, conditionText: texts.conditionText,
+                alert: Alert(ruleID: book.rules[ruleIndex].id, message: book.rules[ruleIndex].message,
+                             fingerprint: texts.fingerprint, conditionText: texts.conditionText,
                              quote: quote, provider: provider, trigger: trigger, series: series),
-                sinks: rule.notify))
+                sinks: book.rules[ruleIndex].notify))
         case .suppressedByCooldown:
             outcome.suppressed.append(book.slots[slotIndex].key)
         case .rearmed, .recordedSide, .none, .skipped:
@@ -274,7 +276,7 @@ public struct AlertEngine: Sendable {
             let isNewest = position == history.count - 1
             if let forming = live.formingStart, bar.start >= forming { break }
             state.form(Quote(symbol: symbol, price: bar.close, time: bar.time), start: bar.start, volume: bar.volume?.doubleValue)
-            if !isNewest || live.formingStart != nil { _ = state.closeBar(track: track) }
+            if !isNewest || live.formingStart != nil { _ = state.closeBar() }
         }
         if let quote = live.formingQuote, let start = live.formingStart {
             state.form(quote, start: start, volume: live.formingVolume)

@@ -24,7 +24,16 @@ public struct BarTrackState: Sendable {
     /// The time of the last closed bar's last quote.
     public private(set) var lastClosedTime: Timestamp?
 
+    /// The track's plan as the bar close reads it, kept here so that closing a bar copies
+    /// no ``BarTrack``: what each series reads, and the `from` windows of its past values.
+    let inputs: [BarInput]
+    let valueWindows: [RuleDuration?]
+    let keepsValues: Bool
+
     init(track: BarTrack) {
+        inputs = track.inputs
+        valueWindows = track.valueWindows
+        keepsValues = track.keepsValues
         computations = track.series.map { $0.indicator.makeComputation($0.arguments) }
         values = Array(repeating: nil, count: track.series.count)
         valueHistories = Array(repeating: SymbolHistory(), count: track.series.count)
@@ -46,14 +55,14 @@ public struct BarTrackState: Sendable {
 
     /// Closes the forming bar: every computation takes its input; returns the closed bar's
     /// last quote (nil when no bar was forming).
-    mutating func closeBar(track: BarTrack) -> Quote? {
+    mutating func closeBar() -> Quote? {
         guard let quote = formingQuote else { return nil }
         let close = quote.price.doubleValue, volume = formingVolume
         // Through buffers: one uniqueness check per array and bar, not one per series.
         values.withUnsafeMutableBufferPointer { values in
             computations.withUnsafeMutableBufferPointer { computations in
                 for index in computations.indices {
-                    guard let x = Self.input(track.inputs[index], close: close, volume: volume) else {
+                    guard let x = Self.input(inputs[index], close: close, volume: volume) else {
                         values[index] = nil
                         continue
                     }
@@ -61,9 +70,9 @@ public struct BarTrackState: Sendable {
                 }
             }
         }
-        if track.keepsValues {
+        if keepsValues {
             for index in values.indices {
-                guard let window = track.valueWindows[index], let value = values[index], let exact = ExactDecimal(fast: value) else { continue }
+                guard let window = valueWindows[index], let value = values[index], let exact = ExactDecimal(fast: value) else { continue }
                 valueHistories[index].append(time: quote.time, price: exact)
                 valueHistories[index].trim(window: window)
             }
@@ -78,11 +87,11 @@ public struct BarTrackState: Sendable {
     }
 
     /// Each series' value if the forming bar closed now (`trigger = "tick"`).
-    func previewValues(track: BarTrack) -> [Double?] {
+    func previewValues() -> [Double?] {
         guard let quote = formingQuote else { return values }
         let close = quote.price.doubleValue
         return computations.indices.map { index in
-            Self.input(track.inputs[index], close: close, volume: formingVolume).flatMap(computations[index].value(ifNext:))
+            Self.input(inputs[index], close: close, volume: formingVolume).flatMap(computations[index].value(ifNext:))
         }
     }
 }

@@ -93,6 +93,10 @@ public protocol SeriesComputation: Sendable {
     func value(ifNext x: Double) -> Double?
     /// Appends a closed bar's input.
     mutating func advance(_ x: Double)
+    /// Appends a closed bar's input and returns the series' value at that bar: by default
+    /// ``value(ifNext:)`` then ``advance(_:)``; a computation whose two would compute the same
+    /// thing twice (MACD's averages) does both in one.
+    mutating func append(_ x: Double) -> Double?
 }
 
 extension SeriesComputation {

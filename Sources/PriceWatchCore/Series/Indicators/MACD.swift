@@ -58,10 +58,21 @@ public struct MACD: Indicator {
         }
 
         mutating func advance(_ x: Double) {
+            _ = append(x)
+        }
+
+        /// The averages once: the value at the bar, and the state moved past it.
+        mutating func append(_ x: Double) -> Double? {
             let lines = lines(ifNext: x)
             fast.advance(x)
             slow.advance(x)
-            if let lines { signal.advance(lines.macd) }
+            guard let lines else { return nil }
+            signal.advance(lines.macd)
+            switch line {
+            case .macd: return lines.macd
+            case .signal: return lines.signal
+            case .histogram: return lines.signal.map { lines.macd - $0 }
+            }
         }
     }
 }
