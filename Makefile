@@ -1,6 +1,7 @@
 # pricewatch: build and install as a systemd service.
 #
-#   make install                  release build; binary, unit, example configuration
+#   make install                  release build; binary, unit, example configuration, calendars,
+#                                 man pages and shell completions
 #   make install PREFIX=/usr      binary in /usr/bin (the unit's ExecStart follows)
 #   make install DESTDIR=/tmp/x   stage into a directory (packaging, tests)
 #   make uninstall                remove the binary and the unit; keep configuration and state
@@ -21,6 +22,12 @@ CONFDIR ?= $(SYSCONFDIR)/pricewatch
 UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(SYSCONFDIR)/systemd/system)
 # The trading calendars (docs/markets.md): /usr/share/pricewatch/calendars for PREFIX=/usr.
 CALENDARDIR ?= $(PREFIX)/share/pricewatch/calendars
+# Man pages and shell completions, where the package puts them for PREFIX=/usr (zsh's Debian
+# vendor directory there, its site-functions otherwise).
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 SWIFT ?= swift
 # The toolchain where scripts/setup expects it, also under sudo (whose PATH lacks it).
 export PATH := $(PATH):/opt/swift/usr/bin
@@ -30,14 +37,14 @@ INSTALL ?= install
 UNIT_BINARY := /usr/local/bin/pricewatch
 CREDENTIALS := smtp-password webhook-secret
 
-.PHONY: all build install install-binary install-unit install-config install-calendars uninstall deb lint-deb
+.PHONY: all build install install-binary install-unit install-config install-calendars install-docs uninstall deb lint-deb
 
 all: build
 
 build:
 	$(SWIFT) build -c release --product pricewatch
 
-install: install-binary install-unit install-config install-calendars
+install: install-binary install-unit install-config install-calendars install-docs
 	@echo "installed. Next: edit $(CONFDIR)/pricewatch.toml, run 'pricewatch check', then"
 	@echo "  systemctl daemon-reload && systemctl enable --now pricewatch"
 
@@ -98,10 +105,30 @@ install-calendars:
 	$(INSTALL) -d "$(DESTDIR)$(CALENDARDIR)"
 	$(INSTALL) -m 0644 calendars/*.toml "$(DESTDIR)$(CALENDARDIR)/"
 
+# pricewatch(1) and the completions are generated from the installed binary (scripts/
+# generate-docs: swift-argument-parser's description of every option), as the package does, so
+# they match the binary that was installed; pricewatch.toml(5) is written by hand.
+install-docs: install-binary
+	@set -e; generated=$$(mktemp -d); trap 'rm -rf "$$generated"' EXIT; \
+	scripts/generate-docs "$(DESTDIR)$(BINDIR)/pricewatch" "$$generated"; \
+	$(INSTALL) -d "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASHCOMPDIR)" \
+		"$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"; \
+	gzip -9n -c "$$generated/pricewatch.1" > "$(DESTDIR)$(MANDIR)/man1/pricewatch.1.gz"; \
+	gzip -9n -c docs/man/pricewatch.toml.5 > "$(DESTDIR)$(MANDIR)/man5/pricewatch.toml.5.gz"; \
+	chmod 0644 "$(DESTDIR)$(MANDIR)/man1/pricewatch.1.gz" "$(DESTDIR)$(MANDIR)/man5/pricewatch.toml.5.gz"; \
+	sed '1{/^#!/d}' "$$generated/pricewatch.bash" > "$(DESTDIR)$(BASHCOMPDIR)/pricewatch"; \
+	chmod 0644 "$(DESTDIR)$(BASHCOMPDIR)/pricewatch"; \
+	$(INSTALL) -m 0644 "$$generated/_pricewatch" "$(DESTDIR)$(ZSHCOMPDIR)/_pricewatch"; \
+	$(INSTALL) -m 0644 "$$generated/pricewatch.fish" "$(DESTDIR)$(FISHCOMPDIR)/pricewatch.fish"; \
+	for file in $(MANDIR)/man1/pricewatch.1.gz $(MANDIR)/man5/pricewatch.toml.5.gz $(BASHCOMPDIR)/pricewatch \
+		$(ZSHCOMPDIR)/_pricewatch $(FISHCOMPDIR)/pricewatch.fish; do echo "installed $$file"; done
+
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/pricewatch" "$(DESTDIR)$(UNITDIR)/pricewatch.service"
 	rm -rf "$(DESTDIR)$(CALENDARDIR)"
-	@echo "removed $(BINDIR)/pricewatch and $(UNITDIR)/pricewatch.service"
+	rm -f "$(DESTDIR)$(MANDIR)/man1/pricewatch.1.gz" "$(DESTDIR)$(MANDIR)/man5/pricewatch.toml.5.gz" \
+		"$(DESTDIR)$(BASHCOMPDIR)/pricewatch" "$(DESTDIR)$(ZSHCOMPDIR)/_pricewatch" "$(DESTDIR)$(FISHCOMPDIR)/pricewatch.fish"
+	@echo "removed $(BINDIR)/pricewatch and $(UNITDIR)/pricewatch.service, the man pages and completions"
 	@echo "kept the configuration in $(CONFDIR) and the state in /var/lib/pricewatch; remove them by hand if you want them gone"
 
 # The Debian package, from the release build with the Swift runtime linked statically

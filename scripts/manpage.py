@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""pricewatch(1) in man(7) from `pricewatch --experimental-dump-help` (swift-argument-parser's
-ToolInfo JSON): every command with its synopsis, abstract, discussion and options (with their
-defaults and values), then what the parser does not know: environment, exit status, files.
+r"""pricewatch(1) in man(7) from `pricewatch --experimental-dump-help` (swift-argument-parser's
+ToolInfo JSON): the program's options and those several commands share, every command with its
+synopsis, abstract, discussion and options (with their defaults and values), then what the
+parser does not know: environment, exit status, files.
+
+Man(7) escapes are written `\\fB` in these (non-raw) strings: a lone `\f` is a form feed.
 
     scripts/manpage.py DUMP_HELP_JSON > pricewatch.1
 """
@@ -72,6 +75,42 @@ def options(command):
     return "".join(out)
 
 
+def global_options(tool):
+    """The options of the program itself, then every option several commands share (with the
+    commands that take it); each command's own options are under COMMANDS."""
+    out = [".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nshow the help of the program or of a command "
+           "(\\fBpricewatch help\\fR \\fIcommand\\fR) and exit.\n",
+           ".TP\n\\fB\\-\\-version\\fR\nprint the version and exit.\n",
+           ".TP\n\\fB\\-\\-generate\\-completion\\-script\\fR \\fIshell\\fR\n"
+           "print the completion script for bash, zsh or fish and exit.\n"]
+    shared = {}
+    for path, sub in commands(tool["commandName"], tool):
+        for argument in visible(sub.get("arguments")):
+            if argument["kind"] == "positional" or not names(argument):
+                continue
+            key = names(argument)[-1]
+            entry = shared.setdefault(key, {"argument": argument, "commands": [], "abstracts": set()})
+            entry["commands"].append(path.split(" ", 1)[1])
+            entry["abstracts"].add(argument.get("abstract", ""))
+    for key in sorted(shared, key=lambda k: (-len(shared[k]["commands"]), k)):
+        entry = shared[key]
+        if len(entry["commands"]) < 3:
+            continue
+        argument = entry["argument"]
+        value = argument.get("valueName", "value")
+        if argument["kind"] == "flag":
+            head = ", ".join("\\fB%s\\fR" % esc(n) for n in names(argument))
+        else:
+            head = ", ".join("\\fB%s\\fR \\fI%s\\fR" % (esc(n), esc(value)) for n in names(argument))
+        if len(entry["abstracts"]) == 1:
+            text = esc(argument.get("abstract", "")).strip()
+        else:
+            text = "Its meaning and values depend on the command: see COMMANDS."
+        text += " Taken by %s." % esc(", ".join(entry["commands"]))
+        out.append(".TP\n%s\n%s\n" % (head, text))
+    return "".join(out)
+
+
 def commands(prefix, command):
     """Every subcommand, depth first."""
     for sub in command.get("subcommands", []) or []:
@@ -95,7 +134,7 @@ def main():
     out.append(".SH DESCRIPTION\n%s\n" % esc(tool.get("abstract", "")))
     out.append(".PP\nEvery command reads the main configuration file named by \\fB\\-\\-config\\fR, else by "
                "\\fBPRICEWATCH_CONFIG\\fR, else \\fI/etc/pricewatch/pricewatch.toml\\fR; see \\fBpricewatch.toml\\fR(5).\n")
-    out.append(".SH OPTIONS\n" + options(tool))
+    out.append(".SH OPTIONS\n" + global_options(tool))
     out.append(".SH COMMANDS\n")
     for path, sub in commands(name, tool):
         aliases = sub.get("aliases") or []
@@ -120,8 +159,8 @@ where those commands look for the installed \\fIpricewatch.service\\fR (colon-se
 as systemd does.
 .TP
 .B PRICEWATCH_CALENDARS
-the directory of the trading calendars, before \fI/usr/share/pricewatch/calendars\fR and
-\fI/usr/local/share/pricewatch/calendars\fR.
+the directory of the trading calendars, before \\fI/usr/share/pricewatch/calendars\\fR and
+\\fI/usr/local/share/pricewatch/calendars\\fR.
 .TP
 .B PRICEWATCH_PROVIDER_BASE_URL
 the base URL of the built-in providers \\fBquote\\fR and \\fBsearch\\fR use without a configuration file
@@ -139,6 +178,10 @@ the command ran and found errors (invalid configuration, failed fetch, malformed
 .TP
 .B 64
 usage error (an unknown option, a missing argument, an invalid value).
+.TP
+.B 65
+\\fBrun\\fR: the state database is unusable (damaged, emptied, or written by a newer version);
+the daemon stops (systemd does not restart it).
 .TP
 .B 78
 \\fBrun\\fR: the configuration is invalid at start; the daemon does not start (systemd does not restart it).

@@ -174,7 +174,7 @@ public enum Daemon {
         var httpServices: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let httpSettings, let exporter {
             let source = DaemonDashboardSource(configPath: configPath, environment: environment, liveness: liveness,
-                                               markets: markets, history: candles,
+                                               markets: markets, history: candles, quotes: store,
                                                configuration: { await evaluator.currentConfiguration },
                                                wallClock: wallClock)
             let silences = DaemonSilenceAdministration(configPath: configPath, wallClock: wallClock,

@@ -44,17 +44,20 @@ final class ConfigFile {
         let result = TOMLParser.parse(bytes: bytes)
         partialRoot = result.partialRoot
         root = result.root
-        guard let error = result.error else { return }
-        errorCount = 1
-        switch error.kind {
-        case .encoding:
-            reported.append(.error("cannot read the \(what): it is not UTF-8 text", path: displayPath))
-        case .limit:
-            reported.append(.error(error.message, path: displayPath, line: error.position.line,
-                                   column: error.position.column))
-        case .syntax:
-            reported.append(.error("invalid TOML: " + error.message, path: displayPath, line: error.position.line,
-                                   column: error.position.column))
+        // The first error, then those the parser found after resynchronising at a later
+        // table header: several bad lines of one file show in one check.
+        for error in result.errors {
+            errorCount += 1
+            switch error.kind {
+            case .encoding:
+                reported.append(.error("cannot read the \(what): it is not UTF-8 text", path: displayPath))
+            case .limit:
+                reported.append(.error(error.message, path: displayPath, line: error.position.line,
+                                       column: error.position.column))
+            case .syntax:
+                reported.append(.error("invalid TOML: " + error.message, path: displayPath, line: error.position.line,
+                                       column: error.position.column))
+            }
         }
     }
 

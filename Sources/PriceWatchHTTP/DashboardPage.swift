@@ -45,12 +45,12 @@ public enum DashboardPage {
             let points = symbol.dayPoints.isEmpty ? received
                 : symbol.dayPoints + received.filter { $0.time > (symbol.dayPoints.last?.time ?? .init(milliseconds: .min)) }
             let price = points.last ?? symbol.lastPrice
-            let change = changeText(points)
+            let change = changeText(price: price?.price, previousClose: live.previousClose(of: symbol.symbol) ?? symbol.previousClose)
             html += "<tr data-symbol=\"\(escape(symbol.symbol))\"><td class=\"symbol\">\(escape(symbol.symbol))</td>"
                 + "<td class=\"price\">\(price.map { escape("\($0.price)") } ?? "–")</td>"
                 + "<td class=\"change \(change.css)\">\(change.text)</td>"
                 + "<td>\(sparkline(points))</td>"
-                + "<td class=\"market\">\(symbol.market.isOpen ? "open" : "closed")</td></tr>\n"
+                + marketCell(symbol.market) + "</tr>\n"
         }
         html += "</tbody></table></section>\n"
 
@@ -94,15 +94,22 @@ public enum DashboardPage {
         return html
     }
 
-    /// The day's change from its first point to its last, as text and a CSS class.
-    static func changeText(_ points: [HistoryPoint]) -> (text: String, css: String) {
-        guard let first = points.first, let last = points.last, points.count > 1 else { return ("–", "flat") }
-        let from = Double(first.price.scaled), to = Double(last.price.scaled)
-        guard from != 0 else { return ("–", "flat") }
-        let percent = (to - from) / from * 100
-        let rounded = (percent * 100).rounded() / 100
-        let css = rounded > 0 ? "up" : rounded < 0 ? "down" : "flat"
-        return ((rounded > 0 ? "+" : "") + "\(rounded)%", css)
+    /// The change of `price` from the previous close in percent, to two places, as
+    /// `pricewatch watch` shows it (`+0.29%`), with a CSS class; `–` without both.
+    static func changeText(price: ExactDecimal?, previousClose: ExactDecimal?) -> (text: String, css: String) {
+        guard let price, let previousClose, previousClose.isPositive,
+              let percent = price.percentChange(from: previousClose, roundedTo: 2) else { return ("–", "flat") }
+        let css = percent.isPositive ? "up" : percent < .zero ? "down" : "flat"
+        return ((percent.isPositive ? "+" : "") + percent.formatted(minimumFractionDigits: 2) + "%", css)
+    }
+
+    /// The market column: open or closed, or that the calendars do not know the market (a
+    /// symbol on no known market is polled as if always open, which is no reason to say so).
+    static func marketCell(_ status: MarketStatus?) -> String {
+        guard let status else {
+            return "<td class=\"market muted\" title=\"the trading calendars do not know this symbol's market\">unknown</td>"
+        }
+        return "<td class=\"market\">\(status.isOpen ? "open" : "closed")</td>"
     }
 
     /// The day's points as an inline SVG line (empty when fewer than two).

@@ -9,15 +9,21 @@ public struct DashboardSnapshot: Sendable {
         public var provider: String?
         /// The last stored price and its time, when there is one.
         public var lastPrice: HistoryPoint?
-        /// Open or closed (``MarketHours``).
-        public var market: MarketStatus
+        /// The previous close the last stored quote carried: what the change is measured
+        /// from, as `pricewatch watch` measures it.
+        public var previousClose: ExactDecimal?
+        /// Open or closed (``MarketHours``); nil when the calendars do not know the symbol's
+        /// market (the page says so rather than "open").
+        public var market: MarketStatus?
         /// The day's prices from stored history (``PriceHistoryReader``), oldest first; empty
         /// without a reader, and then the sparkline shows the quotes received since start.
         public var dayPoints: [HistoryPoint]
-        public init(symbol: String, provider: String?, lastPrice: HistoryPoint?, market: MarketStatus, dayPoints: [HistoryPoint] = []) {
+        public init(symbol: String, provider: String?, lastPrice: HistoryPoint?, previousClose: ExactDecimal? = nil,
+                    market: MarketStatus?, dayPoints: [HistoryPoint] = []) {
             self.symbol = symbol
             self.provider = provider
             self.lastPrice = lastPrice
+            self.previousClose = previousClose
             self.market = market
             self.dayPoints = dayPoints
         }

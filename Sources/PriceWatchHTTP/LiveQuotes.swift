@@ -2,7 +2,7 @@ import PriceWatchCore
 import Synchronization
 
 /// The dashboard's live feed: a consumer of the quote stream that keeps each symbol's latest
-/// price and the day's points (for the sparkline and the day's change) and pushes every poll
+/// price, its previous close (for the change) and the day's points (for the sparkline) and pushes every poll
 /// to the browsers listening by server-sent events.
 ///
 /// Bounded everywhere: at most ``maximumPointsPerSymbol`` points per symbol (thinned by half
@@ -16,6 +16,8 @@ public final class LiveQuotes: QuoteConsumer, Sendable {
     struct Series {
         var day: Int64
         var points: [HistoryPoint] = []
+        /// The previous close the latest quote carried, when it carried one.
+        var previousClose: ExactDecimal?
     }
 
     struct State {
@@ -44,6 +46,11 @@ public final class LiveQuotes: QuoteConsumer, Sendable {
     /// The day's points of `symbol` (the UTC day of its latest quote), oldest first.
     public func dayPoints(of symbol: String) -> [HistoryPoint] {
         state.withLock { $0.series[symbol]?.points ?? [] }
+    }
+
+    /// The previous close of `symbol`'s latest quote of the day, when it carried one.
+    public func previousClose(of symbol: String) -> ExactDecimal? {
+        state.withLock { $0.series[symbol]?.previousClose }
     }
 
     /// A stream of server-sent event payloads; `nil` when too many listen already. It ends when
@@ -79,6 +86,7 @@ public final class LiveQuotes: QuoteConsumer, Sendable {
         if current.day != day { current = Series(day: day) }
         if let last = current.points.last, last.time >= quote.time { return }
         current.points.append(HistoryPoint(time: quote.time, price: quote.price))
+        if let previousClose = quote.previousClose { current.previousClose = previousClose }
         if current.points.count > maximumPointsPerSymbol {
             // Thin by half, keeping the first and the latest point.
             let last = current.points[current.points.count - 1]

@@ -186,6 +186,12 @@ struct TOMLByteReader {
             lineStart = 3
         }
         try validateUTF8()
+        try parseLines(into: root)
+    }
+
+    /// Lines from the cursor to the end of the document: key/value pairs into `root` until a
+    /// table header says where the next ones go.
+    mutating func parseLines(into root: TOMLTable) throws(TOMLError) {
         var current = root
         while let byte = peek() {
             switch byte {

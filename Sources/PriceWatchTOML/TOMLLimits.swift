@@ -12,15 +12,19 @@ public struct TOMLLimits: Sendable, Hashable {
     public var maximumKeyParts: Int
     /// The longest key part, in bytes (UTF-8) after escapes are decoded.
     public var maximumKeyBytes: Int
+    /// The most syntax errors reported for one document: the first, and those found after
+    /// resynchronising at a later table header (`TOMLParseResult.laterErrors`).
+    public var maximumErrors: Int
 
     public init(maximumDocumentBytes: Int = 1 << 20, maximumNestingDepth: Int = 32,
-                maximumKeyParts: Int = 32, maximumKeyBytes: Int = 256) {
+                maximumKeyParts: Int = 32, maximumKeyBytes: Int = 256, maximumErrors: Int = 50) {
         self.maximumDocumentBytes = maximumDocumentBytes
         self.maximumNestingDepth = maximumNestingDepth
         self.maximumKeyParts = maximumKeyParts
         self.maximumKeyBytes = maximumKeyBytes
+        self.maximumErrors = maximumErrors
     }
 
-    /// 1 MiB documents, 32 levels of nesting, 32 key parts, 256-byte keys.
+    /// 1 MiB documents, 32 levels of nesting, 32 key parts, 256-byte keys, 50 errors.
     public static let `default` = TOMLLimits()
 }

@@ -8,7 +8,10 @@
 /// which tables and keys may be defined or extended where.
 ///
 /// Errors say what was expected and what was found, at the line and column where it was
-/// found. On an error, `TOMLParseResult.partialRoot` holds everything parsed before it.
+/// found. On an error, `TOMLParseResult.partialRoot` holds everything parsed before it. After
+/// a syntax error the parser resynchronises at the next line that starts with a table header
+/// (`[x]` or `[[x]]`) and goes on looking for errors, so that one check reports several bad
+/// lines (`TOMLParseResult.laterErrors`); what it reads there is not part of the result.
 public enum TOMLParser {
     /// Parses `text`.
     public static func parse(_ text: String, limits: TOMLLimits = .default) -> TOMLParseResult {
@@ -24,7 +27,7 @@ public enum TOMLParser {
             try reader.parseDocument(into: root)
             return TOMLParseResult(partialRoot: root, error: nil)
         } catch {
-            return TOMLParseResult(partialRoot: root, error: error)
+            return TOMLParseResult(partialRoot: root, error: error, laterErrors: reader.laterErrors(after: error))
         }
     }
 
@@ -42,6 +45,20 @@ public struct TOMLParseResult: Sendable {
     /// Everything parsed up to the first error (the whole document when there is none).
     public let partialRoot: TOMLTable
     public let error: TOMLError?
+    /// The syntax errors after the first, each found by resynchronising at the next table
+    /// header after the previous one, in document order; empty without an error or after an
+    /// encoding or limit error. Best effort: a header inside a multi-line string or array
+    /// after an error is taken as a header, and a table the broken part defines is not known.
+    public let laterErrors: [TOMLError]
+
+    init(partialRoot: TOMLTable, error: TOMLError?, laterErrors: [TOMLError] = []) {
+        self.partialRoot = partialRoot
+        self.error = error
+        self.laterErrors = laterErrors
+    }
+
+    /// The first error and the later ones, in document order.
+    public var errors: [TOMLError] { error.map { [$0] + laterErrors } ?? [] }
 
     /// The root table of a valid document; `nil` when there is an error.
     public var root: TOMLTable? { error == nil ? partialRoot : nil }

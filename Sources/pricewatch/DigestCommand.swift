@@ -24,7 +24,8 @@ struct DigestCommand: AsyncParsableCommand {
 
     @OptionGroup var config: ConfigOption
 
-    @Argument(help: ArgumentHelp("The digest's name (its [[digest]] name).", valueName: "name"))
+    @Argument(help: ArgumentHelp("The digest's name (its [[digest]] name).", valueName: "name"),
+              completion: .custom { words, _, _ in NameCompletion.digests(words: words) })
     var name: String
 
     @Flag(help: "Print the digest without sending it (the default).")

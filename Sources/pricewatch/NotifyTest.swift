@@ -20,7 +20,7 @@ struct NotifyTest: AsyncParsableCommand {
     @OptionGroup var credentials: CredentialsDirectoryOption
 
     @Argument(help: ArgumentHelp("The sink's name: NAME of its [sinks.NAME] table.", valueName: "sink"),
-              completion: .custom { words, _, _ in SinkNameCompletion.names(words: words) })
+              completion: .custom { words, _, _ in NameCompletion.sinks(words: words) })
     var sink: String
 
     func run() async throws {

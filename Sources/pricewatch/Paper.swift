@@ -137,7 +137,9 @@ struct PaperOrderArguments: ParsableArguments {
             id: orderID ?? "o-" + UUID().uuidString.lowercased().prefix(13).replacingOccurrences(of: "-", with: ""),
             account: name, symbol: symbol, side: side, quantity: try Paper.decimal(quantity, "quantity"),
             limit: try limit.map { try Paper.decimal($0, "--limit") }, placedAt: Alerts.now())
-        let record = try Paper.result(await PaperTrading.place(order, configPath: config.path, report: StandardOutput.report))
+        let record = try Paper.result(await PaperTrading.place(order, configPath: config.path,
+                                                                  environment: ProcessInfo.processInfo.environment,
+                                                                  report: StandardOutput.report))
         switch format {
         case .text: Paper.print("order " + PaperRendering.orderLine(record))
         case .json: Paper.print(PaperRendering.orderJSON(record))

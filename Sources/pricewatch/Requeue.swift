@@ -22,7 +22,8 @@ struct Requeue: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only the dead deliveries of this alert (its id as `pricewatch alerts` shows it).", valueName: "id"))
     var alert: String?
 
-    @Option(help: ArgumentHelp("Only the dead deliveries to this sink (its name in the configuration).", valueName: "name"))
+    @Option(help: ArgumentHelp("Only the dead deliveries to this sink (its name in the configuration).", valueName: "name"),
+            completion: .custom { words, _, _ in NameCompletion.sinks(words: words) })
     var sink: String?
 
     @Option(help: ArgumentHelp("Only alerts whose quote time is within this duration before now (30s, 5m, 1h30m, 7d).",

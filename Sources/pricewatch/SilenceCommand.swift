@@ -30,7 +30,8 @@ struct SilenceCommand: AsyncParsableCommand {
 
         @OptionGroup var config: ConfigOption
 
-        @Option(help: ArgumentHelp("Silence the alerts of this rule id.", valueName: "id"))
+        @Option(help: ArgumentHelp("Silence the alerts of this rule id.", valueName: "id"),
+                completion: .custom { words, _, _ in NameCompletion.rules(words: words) })
         var rule: String?
 
         @Option(help: ArgumentHelp("Silence the alerts of this symbol (any rule).", valueName: "symbol"))

@@ -8,7 +8,8 @@ import PriceWatchCore
 struct TimeZoneOption: ParsableArguments {
     @Option(name: .customLong("tz"),
             help: ArgumentHelp("Print times in text output in this IANA time zone (Europe/London); `quote` also takes 'market', each quote's market zone. Default: RFC 3339 in UTC.",
-                               valueName: "zone"))
+                               valueName: "zone"),
+            completion: .custom { words, _, _ in NameCompletion.timeZones(words: words) })
     var name: String?
 
     /// Whether `--tz market` was given.

@@ -15,6 +15,107 @@ import Testing
         #expect(result.outputLines == ["alpha", "beta"])
     }
 
+    /// Issue 30, item 14: digest names, rule ids, sink names for `requeue` and time zones
+    /// complete from the configuration the command line names (a file with no secrets read).
+    @Test func digestsRulesSinksAndTimeZonesComplete() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("p.toml", """
+            [sinks.alpha]
+            type = "stdout"
+            [sinks.beta]
+            type = "stdout"
+            [[digest]]
+            name = "morning"
+            [[digest]]
+            name = "weekly"
+            """)
+        try directory.write("rules.d/a.toml", "[[rule]]\nid = \"msft-low\"\nsymbol = \"MSFT\"\nbelow = 1\n"
+            + "[[rule]]\nid = \"aapl-high\"\nsymbol = \"AAPL\"\nabove = 1\n")
+        func complete(_ command: [String], _ argument: String, _ words: [String]) throws -> [String] {
+            let line = ["pricewatch"] + command + ["--config", "p.toml"] + words
+            let result = try CommandRunner.run(["---completion"] + command + ["--", argument, "\(line.count - 1)", "0"] + line,
+                                               in: directory.path)
+            #expect(result.status == 0, "\(command): \(result.standardError)")
+            return result.outputLines
+        }
+        #expect(try complete(["digest"], "positional@0", [""]) == ["morning", "weekly"])
+        #expect(try complete(["requeue"], "--sink", ["--sink", ""]) == ["alpha", "beta"])
+        #expect(try complete(["silence", "add"], "--rule", ["--rule", ""]) == ["aapl-high", "msft-low"])
+        let zones = try complete(["rules"], "--tz", ["--tz", ""])
+        #expect(zones.first == "market")
+        #expect(zones.contains("Europe/London") && zones.contains("America/New_York"), "\(zones.prefix(5))")
+    }
+
+    /// Issue 30, item 14: the generator knows no aliases; the scripts complete `status` as
+    /// `rules` (bash run for real, zsh and fish by what they declare).
+    @Test func theStatusAliasCompletesAsRules() throws {
+        let directory = try TemporaryDirectory()
+        let generate = try CommandRunner.run(program: RepositoryFiles.path("scripts/generate-docs"),
+                                             [CommandRunner.executable, directory.path])
+        #expect(generate.status == 0, "\(generate.standardError)")
+        let zsh = try String(contentsOfFile: directory.file("_pricewatch"), encoding: .utf8)
+        #expect(zsh.contains("'status:Alias of rules: ") && zsh.contains("|rules|status|") && zsh.contains("_pricewatch_status() {"))
+        let fish = try String(contentsOfFile: directory.file("pricewatch.fish"), encoding: .utf8)
+        #expect(fish.contains("case 'rules' 'status'") && fish.contains("\"pricewatch status\" format' -l 'format'"))
+        try directory.write("complete.sh", """
+            source "$1"
+            COMP_LINE="$2"; COMP_POINT=${#COMP_LINE}
+            read -ra COMP_WORDS <<< "$COMP_LINE"
+            [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+            COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+            _pricewatch pricewatch "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """)
+        func bash(_ line: String) throws -> [String] {
+            try CommandRunner.run(program: "/bin/bash", [directory.file("complete.sh"), directory.file("pricewatch.bash"), line],
+                                  in: directory.path).outputLines
+        }
+        #expect(try bash("pricewatch sta") == ["status"])
+        #expect(try bash("pricewatch status --f") == ["--format"])
+        #expect(try bash("pricewatch status --f") == (try bash("pricewatch rules --f")))
+    }
+
+    /// Issue 30, item 14: `\fI` in a non-raw Python string was a form feed (the page printed
+    /// `I/usr/share/pricewatch/calendarsR`); exit status 65 was missing; OPTIONS was empty.
+    @Test func theManualPageHasNoControlCharactersExitStatus65AndOptions() throws {
+        let directory = try TemporaryDirectory()
+        let generate = try CommandRunner.run(program: RepositoryFiles.path("scripts/generate-docs"),
+                                             [CommandRunner.executable, directory.path])
+        #expect(generate.status == 0, "\(generate.standardError)")
+        let page = try String(contentsOfFile: directory.file("pricewatch.1"), encoding: .utf8)
+        let control = page.unicodeScalars.filter { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F }
+        #expect(control.isEmpty, "control characters: \(control.map { $0.value })")
+        #expect(page.contains("\\fI/usr/share/pricewatch/calendars\\fR"))
+        #expect(page.contains(".B 65\n"), "exit status 65")
+        let options = try #require(page.range(of: ".SH OPTIONS\n")).upperBound
+        let commands = try #require(page.range(of: ".SH COMMANDS\n")).lowerBound
+        let section = page[options..<commands]
+        for option in ["\\-\\-help", "\\-\\-version", "\\fB\\-\\-config\\fR \\fIpath\\fR", "\\-\\-format"] {
+            #expect(section.contains(option), "OPTIONS has no \(option): \(section)")
+        }
+    }
+
+    /// Issue 30, item 14: `make install` installs the man pages and completions as the package
+    /// does (BINARY= the test's build, so no release build is made).
+    @Test func makeInstallInstallsTheManPagesAndCompletions() throws {
+        let stage = try TemporaryDirectory()
+        let install = try CommandRunner.run(program: "/usr/bin/make",
+                                            ["-s", "install", "DESTDIR=\(stage.path)", "BINARY=\(CommandRunner.executable)"],
+                                            timeout: .seconds(120))
+        #expect(install.status == 0, "\(install.standardError)")
+        for file in ["/usr/local/share/man/man1/pricewatch.1.gz", "/usr/local/share/man/man5/pricewatch.toml.5.gz",
+                     "/usr/local/share/bash-completion/completions/pricewatch", "/usr/local/share/zsh/site-functions/_pricewatch",
+                     "/usr/local/share/fish/vendor_completions.d/pricewatch.fish"] {
+            #expect(FileManager.default.fileExists(atPath: stage.path + file), "not installed: \(file)")
+            #expect(install.outputLines.contains("installed \(file)"), "not listed: \(file)")
+        }
+        let bash = try String(contentsOfFile: stage.path + "/usr/local/share/bash-completion/completions/pricewatch", encoding: .utf8)
+        #expect(!bash.hasPrefix("#!"), "a completion file is sourced, not run")
+        let uninstall = try CommandRunner.run(program: "/usr/bin/make", ["-s", "uninstall", "DESTDIR=\(stage.path)"])
+        #expect(uninstall.status == 0, "\(uninstall.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: stage.path + "/usr/local/share/man/man1/pricewatch.1.gz"))
+    }
+
     @Test(arguments: ["bash", "zsh", "fish"])
     func completionScriptsCompleteFilesAndValues(shell: String) throws {
         let result = try CommandRunner.run(["--generate-completion-script", shell])

@@ -21,9 +21,14 @@ import Testing
         process.arguments = [CommandRunner.executable, work.path, output.path]
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let deadline = ContinuousClock.now.advanced(by: .seconds(240))
-        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { process.terminate() }
+        // The scenario runs the daemon through several minutes of replayed quotes: a longer
+        // deadline than a wait for one event, with the test kit's one way of waiting.
+        do {
+            try await waitUntil("the full-disk scenario to finish", timeout: .seconds(240)) { !process.isRunning }
+        } catch {
+            process.terminate()
+            throw error
+        }
         let stdout = (try? String(contentsOfFile: output.file("stdout"), encoding: .utf8)) ?? ""
         let stderr = (try? String(contentsOfFile: output.file("stderr"), encoding: .utf8)) ?? ""
         #expect(process.terminationStatus == 0, "the scenario failed: \(stderr)")

@@ -52,4 +52,38 @@ import Testing
         #expect(show.status == 0)
         #expect(show.standardOutput.contains("cash       100.00 USD"), "\(show.standardOutput)")
     }
+
+    /// Issue 30, item 7: a sale of a symbol the account does not hold is refused when placed
+    /// (it could only be rejected later), naming the held quantity; an account opened with
+    /// --allow-short places it. An order on a symbol nothing polls is placed with a warning.
+    @Test func aSaleBeyondThePositionIsRefusedAndAnUnpolledSymbolWarned() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("pricewatch.toml", """
+            state = "state/pricewatch.db"
+            [providers.replay]
+            type = "replay"
+            file = "prices.csv"
+            [sinks.out]
+            type = "stdout"
+            """)
+        try directory.write("prices.csv", "symbol,time,price\nAAPL,1727875800,190.5\n")
+        try directory.write("rules.d/watch.toml", "[[rule]]\nid = \"watch-aapl\"\nsymbol = \"AAPL\"\nabove = 100000\n")
+        #expect(try Self.paper(["open", "alice", "--cash", "100", "--currency", "USD"], directory).status == 0)
+        let sale = try Self.paper(["sell", "alice", "TSLA", "3", "--order-id", "s1"], directory)
+        #expect(sale.status == 1)
+        #expect(sale.standardError.contains(
+            "error: cannot sell 3 TSLA: paper account alice holds 0 TSLA and does not allow short selling"),
+            "\(sale.standardError)")
+        let show = try Self.paper(["show", "alice", "--format", "json"], directory)
+        #expect(!show.standardOutput.contains("\"s1\""), "nothing placed: \(show.standardOutput)")
+
+        #expect(try Self.paper(["open", "bob", "--cash", "100", "--currency", "USD", "--allow-short"], directory).status == 0)
+        let short = try Self.paper(["sell", "bob", "TSLA", "3"], directory)
+        #expect(short.status == 0, "\(short.standardError)")
+        #expect(short.standardError.contains(
+            "pricewatch.toml: warning: no rule or watched portfolio makes the daemon poll TSLA"), "\(short.standardError)")
+        let watched = try Self.paper(["buy", "alice", "AAPL", "0.1"], directory)
+        #expect(watched.status == 0, "\(watched.standardError)")
+        #expect(!watched.standardError.contains("warning"), "AAPL is polled for a rule: \(watched.standardError)")
+    }
 }

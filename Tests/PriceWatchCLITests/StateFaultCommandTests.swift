@@ -126,11 +126,9 @@ import Testing
 
         let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
         // Its dispatcher has looked at the outbox (nothing due) once it is started.
-        let started = ContinuousClock.now.advanced(by: .seconds(60))
-        while !daemon.errorLines.contains(where: { $0.contains("pricewatch started") }), ContinuousClock.now < started {
-            try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("the daemon to start: \(daemon.errorLines)") {
+            daemon.errorLines.contains { $0.contains("pricewatch started") }
         }
-        try #require(daemon.errorLines.contains { $0.contains("pricewatch started") }, "the daemon did not start: \(daemon.errorLines)")
         let requeued = try CommandRunner.run(["requeue", "--alert", "id-dead-letter", "--config", "pricewatch.toml"], in: directory.path)
         #expect(requeued.status == 0, "\(requeued.standardError)")
         try await daemon.waitForOutput("the re-queued delivery id-dead-letter") {

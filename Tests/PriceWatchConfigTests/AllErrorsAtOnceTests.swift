@@ -86,6 +86,26 @@ import PriceWatchCore
         #expect(rendered.last == "$DIR/rules/a.toml:5:1: error: rule 'x': expected exactly one condition, found 'above' and 'below'")
     }
 
+    /// Issue 30, item 9: after a TOML syntax error the parser resynchronises at the next table
+    /// header, so every bad line of a file shows in one check, each with its file and line.
+    @Test func severalSyntaxErrorsInOneFileAreAllReported() throws {
+        let fixture = try ConfigFixture([
+            "pricewatch.toml": GoldenCase.main,
+            "quotes.csv": GoldenCase.csv,
+            "rules.d/a.toml": GoldenCase.rule("id = \"x\"\nsymbol = \"AAPL\"\nabove = = 200")
+                + GoldenCase.rule("id = \"y\"\nsymbol = \"AAPL\"\nabove = 200")
+                + GoldenCase.rule("id = \"z\"\nsymbol = \"AAPL\"\nbelow = 1O0"),
+        ])
+        defer { fixture.remove() }
+        let (configuration, diagnostics) = fixture.load()
+        #expect(configuration == nil)
+        let rendered = fixture.render(diagnostics)
+        #expect(rendered.count == 2, "\(rendered)")
+        #expect(rendered.first == "$DIR/rules.d/a.toml:4:9: error: invalid TOML: error while parsing value: could not determine value type")
+        #expect(rendered.last?.hasPrefix("$DIR/rules.d/a.toml:12:") == true, "\(rendered)")
+        #expect(rendered.last?.contains(": error: invalid TOML: ") == true, "\(rendered)")
+    }
+
     @Test func aMissingMainFileIsOneError() {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("missing-\(UUID().uuidString)/pricewatch.toml").path
         let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: path, environment: [:], schemas: AdapterCatalog.schemas)

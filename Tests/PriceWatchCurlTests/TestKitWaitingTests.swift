@@ -1,5 +1,6 @@
 import Foundation
 import PriceWatchTestKit
+import Synchronization
 import Testing
 
 /// The test kit's own guarantees: every wait ends by its deadline with a message naming what
@@ -37,6 +38,45 @@ struct TestKitWaitingTests {
         let clock = ManualClock()
         let error = await #expect(throws: WaitTimedOut.self) { try await clock.waitForSleepers(1, timeout: .milliseconds(100)) }
         #expect(error?.what == "1 task(s) asleep on the manual clock (0 asleep)")
+    }
+
+    /// Issue 30, item 19: one helper, one deadline policy. No test file keeps its own
+    /// `waitUntil` or its own real-time deadline loop; they wait with the test kit's
+    /// (`waitUntil`, `waitFor`, `expiringWait`). RawHTTP's is a read timeout on a blocking
+    /// socket, not a wait for an event.
+    @Test func testFilesWaitWithTheTestKitOnly() throws {
+        let tests = RepositoryFiles.path("Tests")
+        let allowed: Set<String> = ["PriceWatchHTTPTests/RawHTTP.swift"]
+        // Spelled in parts, so that this file does not match itself.
+        let patterns = ["func " + "waitUntil(", "ContinuousClock.now" + ".advanced(by:"]
+        var copies: [String] = []
+        let files = FileManager.default.enumerator(atPath: tests)?.compactMap { $0 as? String } ?? []
+        for file in files where file.hasSuffix(".swift") && !file.hasPrefix("PriceWatchTestKit/") && !allowed.contains(file) {
+            let text = try String(contentsOfFile: tests + "/" + file, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where patterns.contains(where: { line.contains($0) }) {
+                copies.append("\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(copies.isEmpty, "waits of their own: \(copies)")
+    }
+
+    @Test func anExpiringWaitRunsOnlyWhenNotCancelledInTime() async throws {
+        let expired = ManagedFlag()
+        let watchdog = expiringWait(timeout: .milliseconds(50)) { expired.set() }
+        try await waitUntil("the watchdog to expire") { expired.isSet }
+        await watchdog.value
+        let cancelled = ManagedFlag()
+        let early = expiringWait(timeout: .seconds(60)) { cancelled.set() }
+        early.cancel()
+        await early.value
+        #expect(!cancelled.isSet)
+    }
+
+    final class ManagedFlag: Sendable {
+        private let value = Mutex(false)
+        func set() { value.withLock { $0 = true } }
+        var isSet: Bool { value.withLock { $0 } }
     }
 
     /// A helper script's own children go with it: the whole process group is killed.

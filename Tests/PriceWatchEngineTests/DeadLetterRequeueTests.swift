@@ -16,7 +16,7 @@ import Testing
         let alerts = try await harness.queue(1, to: ["recorder"])
         let task = Task { await harness.dispatcher.run() }
         defer { task.cancel() }
-        try await harness.waitUntil { $0 == [.dead] }
+        try await harness.waitUntilStatuses { $0 == [.dead] }
         // Idle: nothing pending, so the dispatcher waits, but with a deadline.
         // Idle, the dispatcher sleeps with a deadline of its own (it must wake to look at the outbox).
         try await harness.clock.waitForSleepers(1)
@@ -24,7 +24,7 @@ import Testing
         #expect(requeued.map(\.notification.id) == alerts.map(\.id))
         harness.clock.advance(by: DeliveryDispatcher<ManualClock>.outboxRecheck)
         // The re-queued delivery must be sent after one recheck period.
-        try await harness.waitUntil { $0 == [.delivered] }
+        try await harness.waitUntilStatuses { $0 == [.delivered] }
         #expect(sink.delivered.map(\.id) == alerts.map(\.id))
     }
 }

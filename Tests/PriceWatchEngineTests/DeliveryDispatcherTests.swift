@@ -53,7 +53,7 @@ import Testing
         }
 
         /// Waits until `condition` holds on the outbox's statuses.
-        func waitUntil(_ condition: @escaping ([Delivery.Status]) -> Bool) async throws {
+        func waitUntilStatuses(_ condition: @escaping ([Delivery.Status]) -> Bool) async throws {
             let now = { [store] in (try? await store.alerts(since: nil).flatMap(\.deliveries).map(\.status)) ?? [] }
             var last: [Delivery.Status] = []
             do {
@@ -73,7 +73,7 @@ import Testing
         let alerts = try await harness.queue(5, to: ["recorder"])
         let task = Task { await harness.dispatcher.run() }
         defer { task.cancel() }
-        try await harness.waitUntil { $0 == Array(repeating: .delivered, count: 5) }
+        try await harness.waitUntilStatuses { $0 == Array(repeating: .delivered, count: 5) }
         #expect(Set(sink.delivered.map(\.id)) == Set(alerts.map(\.id)))
         #expect(sink.delivered.count == 5)
     }
@@ -97,7 +97,7 @@ import Testing
         #expect(second.first?.nextAttemptAt == Timestamp(seconds: 1_003), "then after 2 s")
         harness.wall.advance(seconds: 2)
         harness.doorbell.ring()
-        try await harness.waitUntil { $0 == [.delivered] }
+        try await harness.waitUntilStatuses { $0 == [.delivered] }
         #expect(sink.delivered.map(\.id) == alerts.map(\.id))
     }
 
@@ -108,7 +108,7 @@ import Testing
         _ = try await harness.queue(1, to: ["recorder"])
         let task = Task { await harness.dispatcher.run() }
         defer { task.cancel() }
-        try await harness.waitUntil { $0 == [.dead] }
+        try await harness.waitUntilStatuses { $0 == [.dead] }
         #expect(try await harness.store.alerts(since: nil).first?.deliveries.first?.lastError == "HTTP 404")
         #expect(sink.attempts == 1)
     }
@@ -181,7 +181,7 @@ import Testing
         harness.wall.advance(seconds: 1)
         harness.doorbell.ring()
         let requests = try await server.waitForRequests(count: 1)
-        try await harness.waitUntil { $0 == [.delivered] }
+        try await harness.waitUntilStatuses { $0 == [.delivered] }
         #expect(requests.map { $0.header("webhook-id") } == alerts.map(\.id))
         #expect(try await StandardWebhooksVerifier.verify(requests, secret: secret) == alerts.map { "ok \($0.id)" })
     }

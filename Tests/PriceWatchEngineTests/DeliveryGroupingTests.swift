@@ -30,7 +30,7 @@ import Testing
         #expect(sink.attempts == 0)
         harness.wall.advance(seconds: 20)
         harness.clock.advance(by: .seconds(30))
-        try await harness.waitUntil { $0 == Array(repeating: .delivered, count: 20) }
+        try await harness.waitUntilStatuses { $0 == Array(repeating: .delivered, count: 20) }
         #expect(sink.groups.map { $0.map(\.id) } == [alerts.map(\.id)], "one group, oldest first, each alert with its id")
         #expect(sink.attempts == 1)
     }
@@ -51,7 +51,7 @@ import Testing
         #expect(Set(deliveries.map(\.lastError)) == ["HTTP 503"])
         harness.wall.advance(seconds: 1)
         harness.doorbell.ring()
-        try await harness.waitUntil { $0 == [.delivered, .delivered, .delivered] }
+        try await harness.waitUntilStatuses { $0 == [.delivered, .delivered, .delivered] }
         #expect(sink.groups.count == 1)
         #expect(sink.attempts == 2)
     }
@@ -70,7 +70,7 @@ import Testing
         for _ in 0..<1_000 { await Task.yield() }
         #expect(sink.attempts == 1)
         sink.unblock()
-        try await harness.waitUntil { $0 == [.delivered, .delivered, .delivered] }
+        try await harness.waitUntilStatuses { $0 == [.delivered, .delivered, .delivered] }
     }
 
     @Test func theSinksMaxAgeDecidesWhenRetriesStop() async throws {
@@ -84,7 +84,7 @@ import Testing
         try await waitForAttempts(sink, 1)
         harness.wall.advance(seconds: 1)
         harness.doorbell.ring()
-        try await harness.waitUntil { $0 == [.dead] }
+        try await harness.waitUntilStatuses { $0 == [.dead] }
         let dead = try await harness.store.alerts(since: nil).flatMap(\.deliveries)
         #expect(dead.first?.lastError?.hasPrefix("timeout (gave up after 2 attempt(s)") == true)
     }

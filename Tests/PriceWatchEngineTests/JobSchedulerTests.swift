@@ -42,7 +42,7 @@ import Testing
         /// current time is done.
         func settle() async throws {
             let sleepers = jobCount
-            try await JobSchedulerTests.waitUntil("the scheduler to sleep again") { clock.sleeperCount >= sleepers }
+            try await waitUntil("the scheduler to sleep again") { clock.sleeperCount >= sleepers }
         }
 
         /// Moves both clocks to `target`, waking the scheduler at each of its own deadlines, so
@@ -64,19 +64,6 @@ import Testing
             task.cancel()
             await task.value
         }
-    }
-
-    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        // Generous: other suites block both cores for long stretches (subprocesses, servers).
-        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
-        while ContinuousClock.now < deadline {
-            if try await condition() { return }
-            // Polling with a short pause, not a spin: a spin of many parallel tests would
-            // starve the very tasks it waits for on a loaded machine.
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        Issue.record("timed out waiting for \(what)")
-        throw CancellationError()
     }
 
     static func time(_ text: String) throws -> Timestamp { try #require(Timestamp(parsing: text), "bad time \(text)") }

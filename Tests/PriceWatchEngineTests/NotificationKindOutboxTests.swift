@@ -26,15 +26,10 @@ struct PortfolioFill: NotificationContent {
     typealias F = EngineFixtures
     static let secret = "whsec_" + "c2VjcmV0LWtleS1mb3ItcHJpY2V3YXRjaC10ZXN0cw=="
 
-    /// Waits for `count` requests, or gives up after a real-time deadline (stopping the server
-    /// ends the wait) and fails.
+    /// Waits for `count` requests, or gives up at the test kit's wait deadline (stopping the
+    /// server ends the wait) and fails.
     static func requests(_ server: LoopbackHTTPServer, count: Int) async throws -> [RecordedRequest] {
-        let watchdog = Task {
-            do {
-                try await Task.sleep(for: .seconds(120))
-                server.stop()
-            } catch {}   // cancelled: the requests came
-        }
+        let watchdog = expiringWait { server.stop() }
         defer { watchdog.cancel() }
         let requests = try await server.waitForRequests(count: count)
         try #require(requests.count >= count, "timed out waiting for \(count) webhook requests")
@@ -69,20 +64,17 @@ struct PortfolioFill: NotificationContent {
         let first = try await Self.requests(server, count: 1)
         #expect(first[0].header("webhook-id") == fill.id, "the fill went alone while the alert's group is open")
         // The 503 is recorded as a retry due a second later; then time moves past it.
-        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
-        while try await store.pendingDeliveries(dueBy: Timestamp(milliseconds: .max), limit: 10)
-            .first(where: { $0.notification.id == fill.id })?.attempts != 1 {
-            try #require(ContinuousClock.now < deadline, "timed out waiting for the failed attempt to be recorded")
-            try await Task.sleep(for: .milliseconds(1))
+        try await waitUntil("the failed attempt to be recorded") {
+            try await store.pendingDeliveries(dueBy: Timestamp(milliseconds: .max), limit: 10)
+                .first(where: { $0.notification.id == fill.id })?.attempts == 1
         }
         wall.advance(seconds: 2)
         clock.advance(by: .seconds(2))
         doorbell.ring()
         let both = try await Self.requests(server, count: 2)
-        while try await store.pendingDeliveries(dueBy: Timestamp(milliseconds: .max), limit: 10)
-            .contains(where: { $0.notification.id == fill.id }) {
-            try #require(ContinuousClock.now < deadline, "timed out waiting for the delivery to be recorded")
-            try await Task.sleep(for: .milliseconds(1))
+        try await waitUntil("the delivery to be recorded") {
+            try await !store.pendingDeliveries(dueBy: Timestamp(milliseconds: .max), limit: 10)
+                .contains(where: { $0.notification.id == fill.id })
         }
         running.cancel()
         await running.value

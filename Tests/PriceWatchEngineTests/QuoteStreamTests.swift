@@ -30,10 +30,9 @@ import Testing
     @Test func aSecondConsumerReceivesEveryPollBesideTheEvaluatorWhoseAlertIsDelivered() async throws {
         let feed = try LoopbackHTTPServer()
         let receiver = try LoopbackHTTPServer()
-        // Every wait below ends by this real-time deadline at the latest (stopping a server
-        // wakes its waiters).
-        let deadline = Task {
-            try? await Task.sleep(for: .seconds(30))
+        // Every wait below ends by the test kit's wait deadline at the latest (stopping a
+        // server wakes its waiters).
+        let deadline = expiringWait {
             feed.stop()
             receiver.stop()
         }

@@ -75,17 +75,9 @@ import Testing
         return ServiceSetup(configuration: F.configuration(rules: rules), providers: [:], sinks: [:])
     }
 
-    /// Waits until `condition` holds, looking every few milliseconds, up to a real-time deadline:
-    /// the test kit's ``defaultWaitTimeout``, since 20 s was seen to run out with the whole suite
-    /// running on a loaded machine. (Not a spin of yields: on a loaded pool those can starve the
-    /// load's task.)
+    /// Whether `condition` comes to hold by the test kit's wait deadline (``waitUntil(_:timeout:_:)``).
     static func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: defaultWaitTimeout)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
+        (try? await waitUntil("the condition") { condition() }) != nil
     }
 
     @Test func everySubscriberTakesTheNewSetupInThreePhasesAndARefusalRestoresTheRunningOne() async throws {
@@ -140,11 +132,10 @@ import Testing
 
         requestFeed.yield()
         #expect(await Self.eventually { started.isSet }, "the reload's load began")
-        // The real-time deadline: past it, the load is let go, so the test ends either way.
+        // The wait deadline: past it, the load is let go, so the test ends either way.
         let timedOut = Flag()
-        let deadline = Task {
-            try? await Task.sleep(for: .seconds(10))
-            if !Task.isCancelled { timedOut.set() }
+        let deadline = expiringWait {
+            timedOut.set()
             gate.open()
         }
         defer { deadline.cancel() }

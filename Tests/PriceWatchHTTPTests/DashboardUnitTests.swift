@@ -83,11 +83,16 @@ struct DashboardUnitTests {
             """)
     }
 
-    @Test func theSparklineAndTheDaysChange() {
+    @Test func theSparklineAndTheChangeFromThePreviousClose() {
         let points = [HistoryPoint(time: Timestamp(milliseconds: 0), price: ExactDecimal(scaled: 100_00000000)),
                       HistoryPoint(time: Timestamp(milliseconds: 60_000), price: ExactDecimal(scaled: 102_00000000))]
-        #expect(DashboardPage.changeText(points).text == "+2.0%")
-        #expect(DashboardPage.changeText(points).css == "up")
+        // Issue 30, item 3: from the previous close, as `watch` shows it, not from the first candle.
+        let change = DashboardPage.changeText(price: ExactDecimal(scaled: 226_81000000), previousClose: ExactDecimal(scaled: 226_15000000))
+        #expect(change.text == "+0.29%")
+        #expect(change.css == "up")
+        let fall = DashboardPage.changeText(price: ExactDecimal(scaled: 99_00000000), previousClose: ExactDecimal(scaled: 100_00000000))
+        #expect(fall.text == "-1.00%" && fall.css == "down")
+        #expect(DashboardPage.changeText(price: ExactDecimal(scaled: 99_00000000), previousClose: nil).text == "–")
         #expect(DashboardPage.sparkline(points).contains("<polyline"))
         #expect(!DashboardPage.sparkline(Array(points.prefix(1))).contains("<polyline"))
     }
@@ -109,11 +114,31 @@ struct DashboardSparklineSourceTests {
         let snapshot = DashboardSnapshot(symbols: [.init(symbol: "X", provider: "p", lastPrice: nil, market: .open(until: Self.point(600, 0).time),
                                                          dayPoints: stored)], now: Self.point(31, 0).time)
         let html = DashboardPage.sections(snapshot, live: live)
-        #expect(html.contains("+10.0%"), "from the first stored close (100) to the received quote (110)")
+        #expect(html.contains("<td class=\"change flat\">–</td>"), "no previous close known: no change, whatever the first candle")
+        #expect(!html.contains("+10.0"), "not from the first stored close (100)")
         let withoutHistory = DashboardSnapshot(symbols: [.init(symbol: "X", provider: "p", lastPrice: nil, market: .closed(until: nil))],
                                                now: Self.point(31, 0).time)
         let html2 = DashboardPage.sections(withoutHistory, live: live)
         #expect(html2.contains("<td class=\"price\">110</td>"))
         #expect(html2.contains("<td class=\"market\">closed</td>"))
+    }
+
+    /// Issue 30, item 3: the change from the previous close the latest quote carried (the
+    /// stored one until a quote arrives), and `unknown` for a symbol on no known market.
+    @Test func theChangeIsFromThePreviousCloseAndAnUnknownMarketSaysSo() async {
+        let live = LiveQuotes()
+        let stored = [Self.point(0, 100), Self.point(5, 105)]
+        let snapshot = DashboardSnapshot(symbols: [.init(symbol: "X", provider: "p", lastPrice: Self.point(5, 105),
+                                                         previousClose: ExactDecimal(scaled: 104_00000000), market: nil,
+                                                         dayPoints: stored)], now: Self.point(6, 0).time)
+        let before = DashboardPage.sections(snapshot, live: live)
+        #expect(before.contains("<td class=\"change up\">+0.96%</td>"), "105 from the stored previous close 104: \(before)")
+        #expect(before.contains(">unknown</td>"))
+        #expect(!before.contains("<td class=\"market\">open</td>"))
+        _ = await live.receive(PolledQuotes(provider: "p", results: ["X": .success(Quote(
+            symbol: "X", price: ExactDecimal(scaled: 110_00000000), time: Self.point(30, 0).time,
+            previousClose: ExactDecimal(scaled: 100_00000000)))], time: Self.point(30, 0).time))
+        let after = DashboardPage.sections(snapshot, live: live)
+        #expect(after.contains("<td class=\"change up\">+10.00%</td>"), "110 from the quote's previous close 100: \(after)")
     }
 }

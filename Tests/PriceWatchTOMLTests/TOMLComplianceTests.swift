@@ -31,6 +31,7 @@ import PriceWatchTOML
             Issue.record("\(path): rejected a valid document: \(error)")
             return
         }
+        #expect(result.laterErrors.isEmpty, "\(path)")
         let jsonPath = Self.corpus + "/" + path.dropLast(".toml".count) + ".json"
         let expected = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: jsonPath)),
                                                         options: [.fragmentsAllowed])
@@ -44,6 +45,11 @@ import PriceWatchTOML
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.corpus + "/" + path)))
         let result = TOMLParser.parse(bytes: bytes)
         #expect(result.error != nil, "\(path): accepted an invalid document")
+        // Errors found after resynchronising come after the first, never before it.
+        #expect(result.errors.first == result.error, "\(path)")
+        #expect(result.laterErrors.allSatisfy { ($0.position.line, $0.position.column) > (result.error?.position.line ?? 0,
+                                                                                          result.error?.position.column ?? 0) },
+                "\(path): \(result.errors)")
     }
 }
 

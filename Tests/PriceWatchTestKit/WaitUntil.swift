@@ -46,6 +46,27 @@ public func waitFor<Value>(_ what: @autoclosure () -> String, timeout: Duration 
     throw WaitTimedOut(what: what(), timeout: timeout)
 }
 
+/// Runs `expire` once the wait deadline (`timeout`, ``defaultWaitTimeout`` unless given) has
+/// passed, unless the returned task is cancelled first: for a wait that only something else
+/// can end (stopping a server wakes the test waiting on its requests), so it ends by the same
+/// deadline as ``waitUntil(_:timeout:_:)``. Cancel it once the wait is over (`defer`).
+///
+/// ```swift
+/// let watchdog = expiringWait { server.stop() }
+/// defer { watchdog.cancel() }
+/// ```
+public func expiringWait(timeout: Duration = defaultWaitTimeout,
+                         _ expire: @escaping @Sendable () -> Void) -> Task<Void, Never> {
+    Task {
+        do {
+            try await Task.sleep(for: timeout)
+        } catch {
+            return   // cancelled: the wait ended in time
+        }
+        expire()
+    }
+}
+
 /// How long a wait lasts before it fails: far beyond what any event takes on a loaded CI
 /// machine, far below the test run's own bound (`scripts/test`).
 public let defaultWaitTimeout: Duration = .seconds(60)

@@ -17,6 +17,8 @@ struct DaemonDashboardSource: DashboardSource {
     let markets: any MarketHours
     /// The day's sparkline from stored candles; nil: from the quotes received since start.
     let history: (any PriceHistoryReader)?
+    /// The newest quotes with their previous close (the change); nil: the change shows `–`.
+    let quotes: (any QuoteHistoryStore)?
     let configuration: @Sendable () async -> Configuration
     let wallClock: @Sendable () -> Timestamp
 
@@ -30,11 +32,14 @@ struct DaemonDashboardSource: DashboardSource {
         case .read(let statuses):
             snapshot.rules = statuses
             var seen: Set<String> = []
+            let details = await latestQuoteDetails()
             for status in statuses where seen.insert(status.symbol).inserted {
-                // A symbol on no known market is always open (the port's contract).
-                let market = markets.market(ofSymbol: status.symbol, exchange: nil)
-                    .map { markets.status(of: $0, at: now) } ?? .open(until: Timestamp(milliseconds: .max))
-                snapshot.symbols.append(.init(symbol: status.symbol, provider: status.provider, lastPrice: status.lastPrice, market: market,
+                let quote = status.provider.flatMap { details[QuoteSource(provider: $0, symbol: status.symbol)] }
+                // Nil on no known market: polled as always open, shown as unknown.
+                let market = markets.market(ofSymbol: status.symbol, exchange: quote?.exchange)
+                    .map { markets.status(of: $0, at: now) }
+                snapshot.symbols.append(.init(symbol: status.symbol, provider: status.provider, lastPrice: status.lastPrice,
+                                              previousClose: quote?.previousClose, market: market,
                                               dayPoints: await dayPoints(of: status.symbol, last: status.lastPrice)))
             }
         case .configurationFailed:
@@ -85,6 +90,13 @@ struct DaemonDashboardSource: DashboardSource {
         let candles = (try? await history.candles(symbol: symbol, interval: .fiveMinutes, from: start,
                                                   to: Timestamp(milliseconds: start.milliseconds + day))) ?? []
         return candles.map { HistoryPoint(time: $0.time, price: $0.close) }
+    }
+
+    /// The newest stored quote of every provider and symbol with its previous close; empty
+    /// without a store or when it cannot be read (the change then shows `–`).
+    private func latestQuoteDetails() async -> [QuoteSource: Quote] {
+        guard let quotes else { return [:] }
+        return (try? await quotes.latestQuoteDetails()) ?? [:]
     }
 
     /// How many deliveries are dead letters, through the alert log; 0 when it cannot be read.

@@ -28,12 +28,46 @@ public enum PaperTrading {
         }
     }
 
-    /// Places `order` (idempotent by its id).
-    public static func place(_ order: PaperOrder, configPath: String,
+    /// Places `order` (idempotent by its id). A sale beyond the position is refused unless the
+    /// account allows short selling (``PaperSaleLimit``): the daemon could only reject it. When
+    /// no rule or watched portfolio of the configuration at `configPath` (read with
+    /// `environment`) makes the daemon poll the symbol, the order is placed with a warning
+    /// given to `report`: it cannot fill until something does.
+    public static func place(_ order: PaperOrder, configPath: String, environment: [String: String],
                              report: ([Diagnostic]) -> Void) async -> Result<PaperOrderRecord, Failure> {
-        await withStore(configPath: configPath, create: false, report: report) { store in
-            try await store.placePaperOrder(order)
+        let placed = await withStore(configPath: configPath, create: false, report: report) { store in
+            let account = try await account(order.account, in: store)
+            let orders = try await store.paperOrders(account: order.account)
+            // A retry of a stored order answers it (or the conflict) as it did: no new check.
+            if !orders.contains(where: { $0.order.id == order.id }) {
+                let book = PaperBook(postings: try await store.paperPostings(account: order.account))
+                let open = orders.filter { $0.outcome == nil }.map(\.order)
+                if let refusal = PaperSaleLimit.refusal(of: order, account: account, book: book, openOrders: open) {
+                    throw Failure.message(refusal)
+                }
+            }
+            return try await store.placePaperOrder(order)
         }
+        if case .success = placed, let warning = unpolledWarning(order.symbol, configPath: configPath,
+                                                                 environment: environment) {
+            report([warning])
+        }
+        return placed
+    }
+
+    /// The warning for an order on `symbol` when the configuration makes the daemon poll no
+    /// such symbol, nil when something polls it.
+    static func unpolledWarning(_ symbol: String, configPath: String, environment: [String: String]) -> Diagnostic? {
+        // Errors elsewhere (a secret this command cannot read) leave the rules as they are.
+        guard let configuration = ConfigurationLoader.load(mainFile: configPath, environment: environment,
+                                                           schemas: AdapterCatalog.schemas).configuration else {
+            return .warning("cannot tell whether the daemon polls \(symbol): the configuration does not load "
+                + "(run `pricewatch check`); an order fills only while a rule or watched portfolio polls its symbol",
+                path: configPath)
+        }
+        guard !configuration.allSymbols.contains(symbol) else { return nil }
+        return .warning("no rule or watched portfolio makes the daemon poll \(symbol): the order cannot fill until "
+            + "one does (a rule on \(symbol) with a threshold that never fires is enough)", path: configPath)
     }
 
     /// Cancels the open order `orderID` of `account` at `now`; cancelling a cancelled order

@@ -85,7 +85,10 @@ struct TradingCalendarTests {
     }
 
     @Test func pseudoMarketsAndUnknownMarkets() {
-        #expect(markets.status(of: .crypto, at: at("2024-12-01T12:00:00Z")) == .open(until: at("2024-12-02T00:00:00Z")))
+        // Issue 30, item 4: crypto never closes; its sessions meet at midnight, which is no close.
+        for instant in ["2024-12-01T12:00:00Z", "2024-12-01T23:59:59Z", "2024-12-02T00:00:00Z", "2024-02-29T00:00:00Z"] {
+            #expect(markets.status(of: .crypto, at: at(instant)) == .open(until: Timestamp(milliseconds: .max)), "\(instant)")
+        }
         #expect(markets.status(of: .currencies, at: at("2024-11-30T12:00:00Z")) == .closed(until: at("2024-12-02T00:00:00Z")))
         #expect(markets.status(of: MarketIdentifier("XXXX"), at: at("2024-11-30T12:00:00Z")) == .open(until: Timestamp(milliseconds: .max)))
         #expect(markets.timeZone(of: MarketIdentifier("xnas")) == "America/New_York")

@@ -67,6 +67,9 @@ public struct TradingCalendar: Sendable {
     public var listsThrough: Int?
 
     let zone: TimeZone
+    /// Trades every day from 00:00 to 24:00 without a holiday, break or shortened day
+    /// (`24/7`): open at every instant, never closing.
+    private let neverCloses: Bool
     private let cachedYears: ClosedRange<Int>
     private let cached: Days
 
@@ -89,6 +92,9 @@ public struct TradingCalendar: Sendable {
         self.lateOpens = lateOpens
         self.listsThrough = listsThrough
         self.zone = zone
+        neverCloses = tradingDays.count == 7 && holidays.isEmpty && earlyCloses.isEmpty && lateOpens.isEmpty
+            && hours.allSatisfy { $0.open.minuteOfDay == 0 && $0.close.minuteOfDay == 24 * 60 && $0.breakStart == nil
+                && !$0.opensPreviousDay }
         cachedYears = Self.cachedYearRange
         cached = Self.days(in: Self.cachedYearRange, holidays: holidays, earlyCloses: earlyCloses, lateOpens: lateOpens)
     }
@@ -191,8 +197,11 @@ public struct TradingCalendar: Sendable {
     }
 
     /// Whether the regular session is under way at `instant` and until when; past the last
-    /// session within about a year, `.closed(until: nil)`.
+    /// session within about a year, `.closed(until: nil)`. A market that never closes
+    /// (`24/7`) is open until the end of time (`Timestamp(milliseconds: .max)`), as a market
+    /// the calendars do not know is: its sessions meet at midnight, which is no close.
     public func status(at instant: Timestamp) -> MarketStatus {
+        if neverCloses { return .open(until: Timestamp(milliseconds: .max)) }
         let today = localDate(of: instant)
         for dayNumber in (today.dayNumber - 1)...(today.dayNumber + 1) {
             guard let session = session(on: CivilDate(dayNumber: dayNumber)),
