@@ -158,7 +158,10 @@ public struct AlertEngine: Sendable {
             if let forming = bars[track].formingStart, start > forming {
                 closeBar(track, provider: provider, into: &outcome)
             }
-            bars[track].form(quote, start: max(start, bars[track].formingStart ?? start), volume: nil)
+            let barStart = max(start, bars[track].formingStart ?? start)
+            let startsBar = bars[track].formingStart != barStart
+            bars[track].form(quote, start: barStart, volume: nil)
+            bars[track].takeDayVolume(quote.dayVolume?.doubleValue, startsBar: startsBar)
             bars[track].formedAt = now
             if book.tracks[track].hasTickSlots {
                 let values = bars[track].previewValues()
@@ -280,6 +283,7 @@ public struct AlertEngine: Sendable {
         }
         if let quote = live.formingQuote, let start = live.formingStart {
             state.form(quote, start: start, volume: live.formingVolume)
+            state.lastDayVolume = live.lastDayVolume
             state.formedAt = live.formedAt
         }
         bars[index] = state
