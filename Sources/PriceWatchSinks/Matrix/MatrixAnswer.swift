@@ -1,0 +1,35 @@
+import FoundationEssentials
+import PriceWatchCore
+
+/// The parts of a Matrix error answer the sink uses:
+/// `{"errcode":"M_LIMIT_EXCEEDED","error":"Too many requests","retry_after_ms":2000}`.
+struct MatrixAnswer: Decodable, Sendable {
+    var errcode: String?
+    var error: String?
+    var retryAfterMilliseconds: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case errcode, error
+        case retryAfterMilliseconds = "retry_after_ms"
+    }
+
+    init?(_ response: HTTPResponse) {
+        guard let decoded = try? JSONDecoder().decode(MatrixAnswer.self, from: Data(response.body)) else { return nil }
+        self = decoded
+    }
+
+    /// `M_FORBIDDEN: You are not in this room`.
+    var detail: String? {
+        switch (errcode, error) {
+        case (let code?, let message?): "\(code): \(message)"
+        case (let code?, nil): code
+        case (nil, let message?): message
+        case (nil, nil): nil
+        }
+    }
+
+    /// `retry_after_ms` in whole seconds, rounded up.
+    var retryAfterSeconds: Int64? {
+        retryAfterMilliseconds.map { $0 <= 0 ? 0 : ($0 + 999) / 1000 }
+    }
+}

@@ -1,0 +1,62 @@
+import PriceWatchCore
+
+/// The pure half of the Matrix sink: `PUT /_matrix/client/v3/rooms/{roomId}/send/m.room.message/{txnId}`
+/// (the client-server API) with `Authorization: Bearer` and an `m.room.message` event:
+/// `msgtype` `m.notice` (a bot's message, which clients do not alert on) or `m.text` for
+/// urgent rules, `body` in plain text and `format` `org.matrix.custom.html` with
+/// `formatted_body`.
+///
+/// The transaction id is `pricewatch-` and the notification's id (a group's, for a group):
+/// a retry of the same notification is the same transaction, which the homeserver answers
+/// with the event it already made instead of a second message.
+public struct MatrixRequestBuilder: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The most characters of the text (an event is at most 65,536 bytes, HTML included).
+    public static let textLimit = 4000
+    static let timeout: Duration = .seconds(30)
+
+    let settings: MatrixSettings
+    public let endpoint: WebhookEndpoint
+
+    public init(_ settings: MatrixSettings) throws(ServiceConfigurationError) {
+        do {
+            endpoint = try WebhookEndpoint(settings.homeserver)
+        } catch {
+            throw ServiceConfigurationError("homeserver: \(error)")
+        }
+        if let problem = MatrixSettings.problem(room: settings.room) { throw ServiceConfigurationError("room: \(problem)") }
+        guard !settings.accessToken.isEmpty, settings.accessToken.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            throw ServiceConfigurationError("access_token: expected an access token of printable characters, found "
+                                            + (settings.accessToken.isEmpty ? "an empty one" : "one with other characters"))
+        }
+        self.settings = settings
+    }
+
+    public var description: String { "MatrixRequestBuilder(\(endpoint.display), room: \(settings.room))" }
+    public var debugDescription: String { description }
+
+    var secrets: [String] { [settings.accessToken] }
+
+    /// The transaction id of the notification `id`.
+    public static func transactionID(for id: String) -> String { "pricewatch-" + id }
+
+    /// The path of the event `transaction` (percent-encoded room id and transaction id).
+    func path(transaction: String) -> String {
+        "/_matrix/client/v3/rooms/\(ServiceText.percentEncoded(settings.room))/send/m.room.message/\(ServiceText.percentEncoded(transaction))"
+    }
+
+    func request(_ content: ServiceContent, id: String) -> HTTPRequest {
+        let text = content.lines.isEmpty ? "" : content.text(fitting: Self.textLimit)
+        let plain = text.isEmpty ? content.title : content.title + "\n" + text
+        var html = "<strong>\(ServiceText.escapedHTML(content.title))</strong>"
+        if !text.isEmpty { html += "<br>" + text.split(separator: "\n", omittingEmptySubsequences: false).map { ServiceText.escapedHTML(String($0)) }.joined(separator: "<br>") }
+        var json = JSONWriter()
+        json.string("msgtype", content.isUrgent ? "m.text" : "m.notice")
+        json.string("body", plain)
+        json.string("format", "org.matrix.custom.html")
+        json.string("formatted_body", html)
+        return HTTPRequest(method: .put, url: ServiceText.join(settings.homeserver, path(transaction: Self.transactionID(for: id))),
+                           headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Authorization", "Bearer \(settings.accessToken)")],
+                           body: Array(json.result.utf8), timeout: Self.timeout, maximumResponseBytes: 1 << 20,
+                           followsRedirects: false, redactions: secrets)
+    }
+}

@@ -1,0 +1,41 @@
+import PriceWatchCore
+
+/// What a `[sinks.NAME]` table of type `matrix` configures (or its `matrix://` URL). Its
+/// description shows no access token.
+public struct MatrixSettings: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The homeserver's client-server API base (`https://matrix.example.org`).
+    public var homeserver: String
+    /// The room id (`!AbCdEf:example.org`).
+    public var room: String
+    /// The bot account's access token, sent as `Authorization: Bearer`, never printed.
+    public var accessToken: String
+
+    public init(homeserver: String, room: String, accessToken: String) {
+        self.homeserver = homeserver
+        self.room = room
+        self.accessToken = accessToken
+    }
+
+    /// The settings of a validated `[sinks.NAME]` table.
+    public init(_ options: AdapterOptions) {
+        self.init(homeserver: options.string("homeserver") ?? "", room: options.string("room") ?? "",
+                  accessToken: options.secret("access_token")?.value ?? "")
+    }
+
+    /// Why `room` is not a room id: nil for `!opaque:server.name`.
+    static func problem(room: String) -> String? {
+        if room.hasPrefix("#") {
+            return "expected a room id such as !AbCdEf:example.org, found a room alias: aliases are not resolved; "
+                + "the id is in the room's settings (Advanced)"
+        }
+        guard room.hasPrefix("!"), let colon = room.firstIndex(of: ":"), colon > room.index(after: room.startIndex),
+              room.index(after: colon) < room.endIndex,
+              !room.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
+            return "expected a room id such as !AbCdEf:example.org, found \(ServiceWording.quoted(room))"
+        }
+        return nil
+    }
+
+    public var description: String { "MatrixSettings(room: \(room), access_token: <secret>)" }
+    public var debugDescription: String { description }
+}

@@ -1,0 +1,55 @@
+import PriceWatchCore
+
+/// The `matrix` sink: each notification as one `m.room.message` event in a room, sent with
+/// the client-server API through the core's ``HTTPTransport``; a retry reuses the transaction
+/// id, so it never makes a second message.
+///
+/// Answers are classified by ``ServiceFailure``: 2xx delivered; 429 (`M_LIMIT_EXCEEDED`)
+/// retryable after its `retry_after_ms` (or `Retry-After`); 5xx retryable; 400, 401
+/// (`M_UNKNOWN_TOKEN`), 403 (`M_FORBIDDEN`: not in the room), 404 and others permanent. The
+/// access token never appears in a message.
+public struct MatrixSink: NotificationSink, CustomStringConvertible, CustomDebugStringConvertible {
+    public let identity: String
+    public let builder: MatrixRequestBuilder
+    private let transport: any HTTPTransport
+    private let urgentRules: Set<String>
+    private let failure: ServiceFailure
+
+    public init(name: String, settings: MatrixSettings, transport: any HTTPTransport, urgentRules: Set<String> = []) throws(ServiceConfigurationError) {
+        identity = "matrix/\(name)"
+        builder = try MatrixRequestBuilder(settings)
+        self.transport = transport
+        self.urgentRules = urgentRules
+        failure = ServiceFailure(identity: identity, display: builder.endpoint.display, redactor: SecretRedactor(secrets: builder.secrets))
+    }
+
+    public var description: String { "\(identity) -> \(builder.endpoint.display)" }
+    public var debugDescription: String { description }
+
+    public func deliver(_ alert: Alert) async throws(SinkError) {
+        try await send(ServiceContent(alert, urgentRules: urgentRules), id: alert.id)
+    }
+
+    public func deliver(_ notification: OutgoingNotification) async throws(SinkError) {
+        try await send(ServiceContent(notification, urgentRules: urgentRules), id: notification.id)
+    }
+
+    /// A group as ONE event, one line per alert; its transaction id is the group's id
+    /// (``AlertGroupID``), the same on every retry of the same group.
+    public func deliver(_ alerts: [Alert]) async throws(SinkError) {
+        if alerts.count == 1, let only = alerts.first { return try await deliver(only) }
+        try await send(ServiceContent(alerts, urgentRules: urgentRules), id: AlertGroupID.make(alerts))
+    }
+
+    private func send(_ content: ServiceContent, id: String) async throws(SinkError) {
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(builder.request(content, id: id))
+        } catch {
+            throw failure.verdict(for: error)
+        }
+        guard !(200...299).contains(response.status) else { return }
+        let answer = MatrixAnswer(response)
+        if let error = failure.verdict(for: response, detail: answer?.detail, retryAfterSeconds: answer?.retryAfterSeconds) { throw error }
+    }
+}

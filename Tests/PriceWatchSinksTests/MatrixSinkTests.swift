@@ -1,0 +1,101 @@
+import Foundation
+import PriceWatchCore
+import PriceWatchCurl
+import PriceWatchSinks
+import PriceWatchTestKit
+import Testing
+
+/// The Matrix sink over the real libcurl transport against a loopback homeserver that checks
+/// each request as the client-server API documents it: `PUT
+/// /_matrix/client/v3/rooms/{roomId}/send/m.room.message/{txnId}`, `Authorization: Bearer`,
+/// the event's fields, the same transaction id on a retry, and `M_LIMIT_EXCEEDED`.
+@Suite struct MatrixSinkTests {
+    static let token = "syt_cHJpY2V3YXRjaA_XyZaBcDeFgHiJkLmN_0a1B2c"
+    static let room = "!AbCdEfGhIj:example.org"
+    static let roomPath = "/_matrix/client/v3/rooms/%21AbCdEfGhIj%3Aexample.org/send/m.room.message/"
+    let transport = CurlHTTPTransport()
+
+    func sink(_ server: LoopbackHTTPServer, urgentRules: Set<String> = []) throws -> MatrixSink {
+        try MatrixSink(name: "room", settings: MatrixSettings(homeserver: server.baseURL, room: Self.room, accessToken: Self.token),
+                       transport: transport, urgentRules: urgentRules)
+    }
+
+    static func eventRoute(_ server: LoopbackHTTPServer, _ answers: [LoopbackResponse]) {
+        let next = ServiceSinkSupport.Counter()
+        server.setFallback { request in
+            guard request.method == "PUT", request.path.hasPrefix(roomPath) else { return .status(404) }
+            return answers[min(next.next(), answers.count - 1)]
+        }
+    }
+
+    @Test func aNoticeWithHTMLAndATransactionIdFromTheAlert() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        Self.eventRoute(server, [.json(#"{"event_id":"$YUwRidLecu:example.org"}"#)])
+        try await sink(server).deliver(WebhookFixtures.fall)
+        let request = try #require(server.requests.first)
+        #expect(request.method == "PUT")
+        #expect(request.path == Self.roomPath + "pricewatch-" + WebhookFixtures.fall.id)
+        #expect(request.header("Authorization") == "Bearer \(Self.token)")
+        #expect(request.header("Content-Type") == "application/json")
+        let event = try ServiceSinkSupport.json(request)
+        #expect(event["msgtype"] as? String == "m.notice")
+        #expect(event["body"] as? String == "AAPL fall 3% from previous close\nAAPL fell 3.00% to 219.42 € <now> & \"more\"\nsecond line")
+        #expect(event["format"] as? String == "org.matrix.custom.html")
+        #expect(event["formatted_body"] as? String
+            == "<strong>AAPL fall 3% from previous close</strong><br>AAPL fell 3.00% to 219.42 € &lt;now&gt; &amp; &quot;more&quot;<br>second line")
+    }
+
+    @Test func urgentRulesSendText() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        Self.eventRoute(server, [.json(#"{"event_id":"$1"}"#)])
+        try await sink(server, urgentRules: ["btc-100k"]).deliver(WebhookFixtures.crossing)
+        #expect(try ServiceSinkSupport.json(try #require(server.requests.first))["msgtype"] as? String == "m.text")
+    }
+
+    @Test func aRetryReusesTheTransactionAfterTheRateLimit() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        Self.eventRoute(server, [
+            .json(#"{"errcode":"M_LIMIT_EXCEEDED","error":"Too many requests","retry_after_ms":2500}"#, status: 429),
+            .json(#"{"event_id":"$2"}"#),
+        ])
+        let sink = try sink(server)
+        let limited = await ServiceSinkSupport.attempt { () async throws(SinkError) in try await sink.deliver(WebhookFixtures.fall) }
+        #expect(limited == SinkError(retryable: true, "matrix/room: \(server.baseURL) answered HTTP 429: M_LIMIT_EXCEEDED: Too many requests (retry after 3s)",
+                                     retryAfterSeconds: 3))
+        #expect(await ServiceSinkSupport.attempt { () async throws(SinkError) in try await sink.deliver(WebhookFixtures.fall) } == nil)
+        let paths = server.requests.map(\.path)
+        #expect(paths.count == 2 && Set(paths).count == 1)
+        // A group keeps its own transaction id, the same on a retry.
+        try await sink.deliver([WebhookFixtures.fall, WebhookFixtures.crossing])
+        try await sink.deliver([WebhookFixtures.fall, WebhookFixtures.crossing])
+        let groups = server.requests.dropFirst(2).map(\.path)
+        #expect(groups.count == 2 && Set(groups).count == 1 && groups.first != paths.first)
+    }
+
+    @Test func notInTheRoomIsPermanent() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        Self.eventRoute(server, [.json(#"{"errcode":"M_FORBIDDEN","error":"User @bot:example.org not in room"}"#, status: 403)])
+        let built = try sink(server)
+        let error = await ServiceSinkSupport.attempt { () async throws(SinkError) in try await built.deliver(WebhookFixtures.fall) }
+        #expect(error == SinkError(retryable: false, "matrix/room: \(server.baseURL) answered HTTP 403: M_FORBIDDEN: User @bot:example.org not in room"))
+    }
+
+    @Test func anEchoedAccessTokenNeverReachesTheError() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        Self.eventRoute(server, [
+            .json(#"{"errcode":"M_UNKNOWN_TOKEN","error":"Unknown access token \#(Self.token)","soft_logout":false}"#, status: 401),
+            .text("upstream said: Authorization: Bearer \(Self.token.prefix(20))", status: 502),
+        ])
+        let sink = try sink(server)
+        for _ in 0..<2 {
+            let error = try #require(await ServiceSinkSupport.attempt { () async throws(SinkError) in try await sink.deliver(WebhookFixtures.fall) })
+            ServiceSinkSupport.expectNoSecret(error.message, Self.token)
+        }
+        ServiceSinkSupport.expectNoSecret("\(sink) \(sink.builder)", Self.token)
+    }
+}
