@@ -15,9 +15,10 @@ import Testing
     static let roomPath = "/_matrix/client/v3/rooms/%21AbCdEfGhIj%3Aexample.org/send/m.room.message/"
     let transport = CurlHTTPTransport()
 
-    func sink(_ server: LoopbackHTTPServer, urgentRules: Set<String> = []) throws -> MatrixSink {
-        try MatrixSink(name: "room", settings: MatrixSettings(homeserver: server.baseURL, room: Self.room, accessToken: Self.token),
-                       transport: transport, urgentRules: urgentRules)
+    func sink(_ server: LoopbackHTTPServer, chart: Bool = false, charts: (any AlertChartProvider)? = nil,
+              urgentRules: Set<String> = []) throws -> MatrixSink {
+        try MatrixSink(name: "room", settings: MatrixSettings(homeserver: server.baseURL, room: Self.room, accessToken: Self.token, chart: chart),
+                       transport: transport, charts: charts, urgentRules: urgentRules)
     }
 
     static func eventRoute(_ server: LoopbackHTTPServer, _ answers: [LoopbackResponse]) {
@@ -97,5 +98,51 @@ import Testing
             ServiceSinkSupport.expectNoSecret(error.message, Self.token)
         }
         ServiceSinkSupport.expectNoSecret("\(sink) \(sink.builder)", Self.token)
+    }
+
+    /// `chart = true`: the message, then the chart uploaded to the media repository
+    /// (`POST /_matrix/media/v3/upload`) and sent as `m.image` with the `mxc://` URI.
+    @Test func theChartIsUploadedAndSentAsAnImage() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        Self.eventRoute(server, [.json(#"{"event_id":"$3"}"#)])
+        server.route("POST", "/_matrix/media/v3/upload") { request in
+            guard request.header("Content-Type") == "image/png", request.header("Authorization") == "Bearer \(Self.token)",
+                  request.queryValue("filename") == "chart-BTC-USD.png", request.body == ServiceSinkSupport.png else { return .status(400) }
+            return .json(#"{"content_uri":"mxc://example.org/ChArT"}"#)
+        }
+        let sink = try sink(server, chart: true, charts: ServiceSinkSupport.FixedChart(png: ServiceSinkSupport.png))
+        try await sink.deliver(WebhookFixtures.crossing)
+        let requests = server.requests
+        try #require(requests.count == 3)
+        #expect(requests.map(\.method) == ["PUT", "POST", "PUT"])
+        #expect(requests[0].path == Self.roomPath + "pricewatch-" + WebhookFixtures.crossing.id)
+        #expect(requests[1].path == "/_matrix/media/v3/upload")
+        #expect(requests[2].path == Self.roomPath + "pricewatch-" + WebhookFixtures.crossing.id + "-chart")
+        let image = try ServiceSinkSupport.json(requests[2])
+        #expect(image["msgtype"] as? String == "m.image")
+        #expect(image["url"] as? String == "mxc://example.org/ChArT")
+        #expect(image["body"] as? String == "chart-BTC-USD.png")
+        let info = image["info"] as? [String: Any]
+        #expect(info?["mimetype"] as? String == "image/png")
+        #expect(info?["size"] as? Int == ServiceSinkSupport.png.count)
+    }
+
+    @Test func aFailedUploadFailsTheDeliveryAndTheRetryReusesTheMessagesTransaction() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        Self.eventRoute(server, [.json(#"{"event_id":"$4"}"#)])
+        server.route("POST", "/_matrix/media/v3/upload", sequence: [
+            .json(#"{"errcode":"M_TOO_LARGE","error":"Cannot upload files larger than 50 MB"}"#, status: 413),
+            .json(#"{"content_uri":"mxc://example.org/Again"}"#),
+        ])
+        let sink = try sink(server, chart: true, charts: ServiceSinkSupport.FixedChart(png: ServiceSinkSupport.png))
+        let error = await ServiceSinkSupport.attempt { () async throws(SinkError) in try await sink.deliver(WebhookFixtures.crossing) }
+        #expect(error == SinkError(retryable: false, "matrix/room: \(server.baseURL) answered HTTP 413: M_TOO_LARGE: Cannot upload files larger than 50 MB"))
+        try await sink.deliver(WebhookFixtures.crossing)
+        let events = server.requests.filter { $0.method == "PUT" }.map(\.path)
+        #expect(events.count == 3)
+        #expect(events[0] == events[1], "the message's retry is the same transaction")
+        #expect(events[2].hasSuffix("-chart"))
     }
 }

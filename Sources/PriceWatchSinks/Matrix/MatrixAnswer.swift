@@ -1,16 +1,20 @@
 import FoundationEssentials
 import PriceWatchCore
 
-/// The parts of a Matrix error answer the sink uses:
-/// `{"errcode":"M_LIMIT_EXCEEDED","error":"Too many requests","retry_after_ms":2000}`.
+/// The parts of a Matrix answer the sink uses: an error's
+/// `{"errcode":"M_LIMIT_EXCEEDED","error":"Too many requests","retry_after_ms":2000}`, an
+/// upload's `{"content_uri":"mxc://example.org/AbCd"}`.
 struct MatrixAnswer: Decodable, Sendable {
     var errcode: String?
     var error: String?
     var retryAfterMilliseconds: Int64?
+    /// The media repository's answer to an upload: `mxc://server/id`.
+    var contentURI: String?
 
     enum CodingKeys: String, CodingKey {
         case errcode, error
         case retryAfterMilliseconds = "retry_after_ms"
+        case contentURI = "content_uri"
     }
 
     init?(_ response: HTTPResponse) {

@@ -44,6 +44,28 @@ public struct MatrixRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
         "/_matrix/client/v3/rooms/\(ServiceText.percentEncoded(settings.room))/send/m.room.message/\(ServiceText.percentEncoded(transaction))"
     }
 
+    /// `POST /_matrix/media/v3/upload?filename=…` of `chart`: the media repository answers its
+    /// `mxc://` URI.
+    func upload(_ chart: NotificationAttachment) -> HTTPRequest {
+        HTTPRequest(method: .post,
+                    url: ServiceText.join(settings.homeserver, "/_matrix/media/v3/upload?filename=\(ServiceText.percentEncoded(chart.filename))"),
+                    headers: [HTTPHeader("Content-Type", chart.contentType), HTTPHeader("Authorization", "Bearer \(settings.accessToken)")],
+                    body: chart.bytes, timeout: Self.timeout, maximumResponseBytes: 1 << 16, followsRedirects: false, redactions: secrets)
+    }
+
+    /// The `m.image` event of an uploaded chart (transaction `pricewatch-ID-chart`).
+    func image(_ chart: NotificationAttachment, uri: String, id: String) -> HTTPRequest {
+        var info = JSONWriter()
+        info.string("mimetype", chart.contentType)
+        info.integer("size", chart.bytes.count)
+        var json = JSONWriter()
+        json.string("msgtype", "m.image")
+        json.string("body", chart.filename)
+        json.string("url", uri)
+        json.raw("info", info.result)
+        return event(json.result, transaction: Self.transactionID(for: id) + "-chart")
+    }
+
     func request(_ content: ServiceContent, id: String) -> HTTPRequest {
         let text = content.lines.isEmpty ? "" : content.text(fitting: Self.textLimit)
         let plain = text.isEmpty ? content.title : content.title + "\n" + text
@@ -54,9 +76,13 @@ public struct MatrixRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
         json.string("body", plain)
         json.string("format", "org.matrix.custom.html")
         json.string("formatted_body", html)
-        return HTTPRequest(method: .put, url: ServiceText.join(settings.homeserver, path(transaction: Self.transactionID(for: id))),
-                           headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Authorization", "Bearer \(settings.accessToken)")],
-                           body: Array(json.result.utf8), timeout: Self.timeout, maximumResponseBytes: 1 << 20,
-                           followsRedirects: false, redactions: secrets)
+        return event(json.result, transaction: Self.transactionID(for: id))
+    }
+
+    private func event(_ json: String, transaction: String) -> HTTPRequest {
+        HTTPRequest(method: .put, url: ServiceText.join(settings.homeserver, path(transaction: transaction)),
+                    headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Authorization", "Bearer \(settings.accessToken)")],
+                    body: Array(json.utf8), timeout: Self.timeout, maximumResponseBytes: 1 << 20,
+                    followsRedirects: false, redactions: secrets)
     }
 }

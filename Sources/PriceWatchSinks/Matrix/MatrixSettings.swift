@@ -9,17 +9,20 @@ public struct MatrixSettings: Sendable, Hashable, CustomStringConvertible, Custo
     public var room: String
     /// The bot account's access token, sent as `Authorization: Bearer`, never printed.
     public var accessToken: String
+    /// Single alerts are followed by their chart, uploaded to the media repository, as `m.image`.
+    public var chart: Bool
 
-    public init(homeserver: String, room: String, accessToken: String) {
+    public init(homeserver: String, room: String, accessToken: String, chart: Bool = false) {
         self.homeserver = homeserver
         self.room = room
         self.accessToken = accessToken
+        self.chart = chart
     }
 
     /// The settings of a validated `[sinks.NAME]` table.
     public init(_ options: AdapterOptions) {
         self.init(homeserver: options.string("homeserver") ?? "", room: options.string("room") ?? "",
-                  accessToken: options.secret("access_token")?.value ?? "")
+                  accessToken: options.secret("access_token")?.value ?? "", chart: options.boolean("chart") == true)
     }
 
     /// Why `room` is not a room id: nil for `!opaque:server.name`.
@@ -36,6 +39,6 @@ public struct MatrixSettings: Sendable, Hashable, CustomStringConvertible, Custo
         return nil
     }
 
-    public var description: String { "MatrixSettings(room: \(room), access_token: <secret>)" }
+    public var description: String { "MatrixSettings(room: \(room), chart: \(chart), access_token: <secret>)" }
     public var debugDescription: String { description }
 }

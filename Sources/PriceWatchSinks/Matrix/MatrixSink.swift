@@ -2,7 +2,8 @@ import PriceWatchCore
 
 /// The `matrix` sink: each notification as one `m.room.message` event in a room, sent with
 /// the client-server API through the core's ``HTTPTransport``; a retry reuses the transaction
-/// id, so it never makes a second message.
+/// id, so it never makes a second message. With `chart = true`, a single alert's message is
+/// followed by its chart, uploaded to the media repository and sent as `m.image`.
 ///
 /// Answers are classified by ``ServiceFailure``: 2xx delivered; 429 (`M_LIMIT_EXCEEDED`)
 /// retryable after its `retry_after_ms` (or `Retry-After`); 5xx retryable; 400, 401
@@ -12,13 +13,17 @@ public struct MatrixSink: NotificationSink, CustomStringConvertible, CustomDebug
     public let identity: String
     public let builder: MatrixRequestBuilder
     private let transport: any HTTPTransport
+    private let charts: (any AlertChartProvider)?
     private let urgentRules: Set<String>
     private let failure: ServiceFailure
 
-    public init(name: String, settings: MatrixSettings, transport: any HTTPTransport, urgentRules: Set<String> = []) throws(ServiceConfigurationError) {
+    /// `charts` draws single alerts' charts when the settings ask for them (`chart = true`).
+    public init(name: String, settings: MatrixSettings, transport: any HTTPTransport, charts: (any AlertChartProvider)? = nil,
+                urgentRules: Set<String> = []) throws(ServiceConfigurationError) {
         identity = "matrix/\(name)"
         builder = try MatrixRequestBuilder(settings)
         self.transport = transport
+        self.charts = settings.chart ? charts : nil
         self.urgentRules = urgentRules
         failure = ServiceFailure(identity: identity, display: builder.endpoint.display, redactor: SecretRedactor(secrets: builder.secrets))
     }
@@ -41,15 +46,32 @@ public struct MatrixSink: NotificationSink, CustomStringConvertible, CustomDebug
         try await send(ServiceContent(alerts, urgentRules: urgentRules), id: AlertGroupID.make(alerts))
     }
 
+    /// The message, then (a single alert with `chart = true`) the chart: uploaded, then sent as
+    /// `m.image` with a transaction of its own. A failure at any step fails the delivery; its
+    /// retry sends the message again under the same transaction, which the homeserver does not
+    /// post twice.
     private func send(_ content: ServiceContent, id: String) async throws(SinkError) {
+        let chart: NotificationAttachment?
+        if let charts, let alert = content.alert { chart = await charts.chart(for: alert) } else { chart = nil }
+        _ = try await exchange(builder.request(content, id: id))
+        guard let chart else { return }
+        let uploaded = try await exchange(builder.upload(chart))
+        guard let uri = uploaded?.contentURI, uri.hasPrefix("mxc://") else {
+            throw SinkError(retryable: true, "\(identity): \(builder.endpoint.display) answered the chart's upload without an mxc:// content_uri")
+        }
+        _ = try await exchange(builder.image(chart, uri: uri, id: id))
+    }
+
+    /// One request: the answer when it is a success, else the verdict thrown.
+    private func exchange(_ request: HTTPRequest) async throws(SinkError) -> MatrixAnswer? {
         let response: HTTPResponse
         do {
-            response = try await transport.send(builder.request(content, id: id))
+            response = try await transport.send(request)
         } catch {
             throw failure.verdict(for: error)
         }
-        guard !(200...299).contains(response.status) else { return }
         let answer = MatrixAnswer(response)
         if let error = failure.verdict(for: response, detail: answer?.detail, retryAfterSeconds: answer?.retryAfterSeconds) { throw error }
+        return answer
     }
 }

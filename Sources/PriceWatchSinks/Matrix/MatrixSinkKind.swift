@@ -7,7 +7,7 @@ extension MatrixSink {
         make: { settings, context in
             do {
                 return AdapterBuild(try MatrixSink(name: settings.name, settings: MatrixSettings(settings.options), transport: context.http,
-                                                   urgentRules: context.urgentRules))
+                                                   charts: context.alertCharts, urgentRules: context.urgentRules))
             } catch {
                 return .error("\(error)", table: "sinks.\(settings.name)", context: context)
             }
@@ -19,6 +19,7 @@ extension MatrixSink {
             .init("homeserver", .url, required: true, "the homeserver's client-server API, `https://matrix.example.org`"),
             .init("room", .string, required: true, "the room id, `!AbCdEf:example.org` (the bot must have joined it)"),
             .init("access_token", .secret, required: true, "the bot account's access token: { file = ... }, { credential = ... } or { env = ... }"),
+            .init("chart", .boolean, default: .boolean(false), "single alerts are followed by a chart of the symbol's recent prices (m.image)"),
         ], check: { options in
             guard let room = options.string("room"), let problem = MatrixSettings.problem(room: room) else { return [] }
             return [AdapterSchema.Problem(key: "room", index: nil, message: problem)]
