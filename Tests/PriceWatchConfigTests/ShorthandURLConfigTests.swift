@@ -70,6 +70,9 @@ import Testing
         Case(url: "matrix://syt_Ym90_abcdef123456@localhost:8008/!AbCdEf:example.org",
              long: "type = \"matrix\"\nhomeserver = \"http://localhost:8008\"\nroom = \"!AbCdEf:example.org\"\naccess_token = { env = \"M\" }",
              environment: ["M": "syt_Ym90_abcdef123456"]),
+        Case(url: "matrixs://syt_Ym90_abcdef123456@matrix.example.org/#prices:example.org",
+             long: "type = \"matrix\"\nhomeserver = \"https://matrix.example.org\"\nroom = \"#prices:example.org\"\naccess_token = { env = \"M\" }",
+             environment: ["M": "syt_Ym90_abcdef123456"]),
         Case(url: "matrixs://matrix.example.org/!AbCdEf:example.org?token=syt_Ym90_abcdef123456",
              long: "type = \"matrix\"\nhomeserver = \"https://matrix.example.org\"\nroom = \"!AbCdEf:example.org\"\naccess_token = { env = \"M\" }",
              environment: ["M": "syt_Ym90_abcdef123456"]),
@@ -163,10 +166,14 @@ import Testing
         }
     }
 
-    @Test func aRoomAliasIsRefusedAtItsKey() throws {
-        let (configuration, diagnostics) = try load("url = \"matrixs://syt_abcdef@matrix.example.org/#prices:example.org\"")
-        #expect(configuration == nil)
-        #expect(diagnostics.first?.contains("sinks.s.room: expected a room id such as !AbCdEf:example.org, found a room alias") == true,
-                "\(diagnostics)")
+    @Test func aRoomAliasWithoutItsServerGetsTheHosts() throws {
+        let (configuration, diagnostics) = try load("url = \"matrixs://syt_abcdef@matrix.example.org/%23prices\"")
+        #expect(diagnostics == [])
+        #expect(configuration?.sink(named: "s")?.options.string("room") == "#prices:matrix.example.org")
+        let (written, problems) = try load("type = \"matrix\"\nhomeserver = \"https://m.example.org\"\nroom = \"prices\"\naccess_token = { env = \"M\" }",
+                                           environment: ["M": "syt_abcdef"])
+        #expect(written == nil)
+        #expect(problems.first?.contains("sinks.s.room: expected a room id such as !AbCdEf:example.org or an alias such as #prices:example.org, found 'prices'") == true,
+                "\(problems)")
     }
 }

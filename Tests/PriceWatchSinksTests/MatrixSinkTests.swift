@@ -15,9 +15,9 @@ import Testing
     static let roomPath = "/_matrix/client/v3/rooms/%21AbCdEfGhIj%3Aexample.org/send/m.room.message/"
     let transport = CurlHTTPTransport()
 
-    func sink(_ server: LoopbackHTTPServer, chart: Bool = false, charts: (any AlertChartProvider)? = nil,
+    func sink(_ server: LoopbackHTTPServer, room: String = Self.room, chart: Bool = false, charts: (any AlertChartProvider)? = nil,
               urgentRules: Set<String> = []) throws -> MatrixSink {
-        try MatrixSink(name: "room", settings: MatrixSettings(homeserver: server.baseURL, room: Self.room, accessToken: Self.token, chart: chart),
+        try MatrixSink(name: "room", settings: MatrixSettings(homeserver: server.baseURL, room: room, accessToken: Self.token, chart: chart),
                        transport: transport, charts: charts, urgentRules: urgentRules)
     }
 
@@ -144,5 +144,33 @@ import Testing
         #expect(events.count == 3)
         #expect(events[0] == events[1], "the message's retry is the same transaction")
         #expect(events[2].hasSuffix("-chart"))
+    }
+
+    /// A room written as an alias: resolved once through the room directory
+    /// (`GET /_matrix/client/v3/directory/room/{alias}`), then every event goes to the id.
+    @Test func anAliasIsResolvedOnceThroughTheRoomDirectory() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        Self.eventRoute(server, [.json(#"{"event_id":"$5"}"#)])
+        server.route("GET", "/_matrix/client/v3/directory/room/%23prices%3Aexample.org") { _ in
+            .json(#"{"room_id":"\#(Self.room)","servers":["example.org"]}"#)
+        }
+        let sink = try sink(server, room: "#prices:example.org")
+        try await sink.deliver(WebhookFixtures.fall)
+        try await sink.deliver(WebhookFixtures.crossing)
+        #expect(server.requests.map(\.method) == ["GET", "PUT", "PUT"])
+        #expect(server.requests.dropFirst().allSatisfy { $0.path.hasPrefix(Self.roomPath) })
+    }
+
+    @Test func anUnknownAliasIsPermanent() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("GET", "/_matrix/client/v3/directory/room/%23gone%3Aexample.org") { _ in
+            .json(#"{"errcode":"M_NOT_FOUND","error":"Room alias #gone:example.org not found"}"#, status: 404)
+        }
+        let sink = try sink(server, room: "#gone:example.org")
+        let error = await ServiceSinkSupport.attempt { () async throws(SinkError) in try await sink.deliver(WebhookFixtures.fall) }
+        #expect(error == SinkError(retryable: false, "matrix/room: \(server.baseURL) answered HTTP 404: M_NOT_FOUND: Room alias #gone:example.org not found"))
+        #expect(server.requests.count == 1)
     }
 }

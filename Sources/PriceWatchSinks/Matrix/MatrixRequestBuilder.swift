@@ -39,9 +39,17 @@ public struct MatrixRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
     /// The transaction id of the notification `id`.
     public static func transactionID(for id: String) -> String { "pricewatch-" + id }
 
-    /// The path of the event `transaction` (percent-encoded room id and transaction id).
-    func path(transaction: String) -> String {
-        "/_matrix/client/v3/rooms/\(ServiceText.percentEncoded(settings.room))/send/m.room.message/\(ServiceText.percentEncoded(transaction))"
+    /// The path of the event `transaction` in `room` (a room id; both percent-encoded).
+    func path(transaction: String, room: String) -> String {
+        "/_matrix/client/v3/rooms/\(ServiceText.percentEncoded(room))/send/m.room.message/\(ServiceText.percentEncoded(transaction))"
+    }
+
+    /// `GET /_matrix/client/v3/directory/room/{alias}`: the room id of the configured alias.
+    func resolveAlias() -> HTTPRequest {
+        HTTPRequest(method: .get,
+                    url: ServiceText.join(settings.homeserver, "/_matrix/client/v3/directory/room/\(ServiceText.percentEncoded(settings.room))"),
+                    headers: [HTTPHeader("Authorization", "Bearer \(settings.accessToken)")], timeout: Self.timeout,
+                    maximumResponseBytes: 1 << 16, followsRedirects: false, redactions: secrets)
     }
 
     /// `POST /_matrix/media/v3/upload?filename=…` of `chart`: the media repository answers its
@@ -54,7 +62,7 @@ public struct MatrixRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
     }
 
     /// The `m.image` event of an uploaded chart (transaction `pricewatch-ID-chart`).
-    func image(_ chart: NotificationAttachment, uri: String, id: String) -> HTTPRequest {
+    func image(_ chart: NotificationAttachment, uri: String, id: String, room: String) -> HTTPRequest {
         var info = JSONWriter()
         info.string("mimetype", chart.contentType)
         info.integer("size", chart.bytes.count)
@@ -63,10 +71,11 @@ public struct MatrixRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
         json.string("body", chart.filename)
         json.string("url", uri)
         json.raw("info", info.result)
-        return event(json.result, transaction: Self.transactionID(for: id) + "-chart")
+        return event(json.result, transaction: Self.transactionID(for: id) + "-chart", room: room)
     }
 
-    func request(_ content: ServiceContent, id: String) -> HTTPRequest {
+    /// The message event of `content` in `room` (a room id), transaction `pricewatch-ID`.
+    func request(_ content: ServiceContent, id: String, room: String) -> HTTPRequest {
         let text = content.lines.isEmpty ? "" : content.text(fitting: Self.textLimit)
         let plain = text.isEmpty ? content.title : content.title + "\n" + text
         var html = "<strong>\(ServiceText.escapedHTML(content.title))</strong>"
@@ -76,11 +85,11 @@ public struct MatrixRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
         json.string("body", plain)
         json.string("format", "org.matrix.custom.html")
         json.string("formatted_body", html)
-        return event(json.result, transaction: Self.transactionID(for: id))
+        return event(json.result, transaction: Self.transactionID(for: id), room: room)
     }
 
-    private func event(_ json: String, transaction: String) -> HTTPRequest {
-        HTTPRequest(method: .put, url: ServiceText.join(settings.homeserver, path(transaction: transaction)),
+    private func event(_ json: String, transaction: String, room: String) -> HTTPRequest {
+        HTTPRequest(method: .put, url: ServiceText.join(settings.homeserver, path(transaction: transaction, room: room)),
                     headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Authorization", "Bearer \(settings.accessToken)")],
                     body: Array(json.utf8), timeout: Self.timeout, maximumResponseBytes: 1 << 20,
                     followsRedirects: false, redactions: secrets)

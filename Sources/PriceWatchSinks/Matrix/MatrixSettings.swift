@@ -5,7 +5,7 @@ import PriceWatchCore
 public struct MatrixSettings: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The homeserver's client-server API base (`https://matrix.example.org`).
     public var homeserver: String
-    /// The room id (`!AbCdEf:example.org`).
+    /// The room id (`!AbCdEf:example.org`) or an alias (`#prices:example.org`).
     public var room: String
     /// The bot account's access token, sent as `Authorization: Bearer`, never printed.
     public var accessToken: String
@@ -25,19 +25,19 @@ public struct MatrixSettings: Sendable, Hashable, CustomStringConvertible, Custo
                   accessToken: options.secret("access_token")?.value ?? "", chart: options.boolean("chart") == true)
     }
 
-    /// Why `room` is not a room id: nil for `!opaque:server.name`.
+    /// Why `room` is neither a room id (`!opaque:server.name`) nor an alias
+    /// (`#name:server.name`): nil when it is one.
     static func problem(room: String) -> String? {
-        if room.hasPrefix("#") {
-            return "expected a room id such as !AbCdEf:example.org, found a room alias: aliases are not resolved; "
-                + "the id is in the room's settings (Advanced)"
-        }
-        guard room.hasPrefix("!"), let colon = room.firstIndex(of: ":"), colon > room.index(after: room.startIndex),
-              room.index(after: colon) < room.endIndex,
+        guard room.hasPrefix("!") || room.hasPrefix("#"), let colon = room.firstIndex(of: ":"),
+              colon > room.index(after: room.startIndex), room.index(after: colon) < room.endIndex,
               !room.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
-            return "expected a room id such as !AbCdEf:example.org, found \(ServiceWording.quoted(room))"
+            return "expected a room id such as !AbCdEf:example.org or an alias such as #prices:example.org, found \(ServiceWording.quoted(room))"
         }
         return nil
     }
+
+    /// Whether `room` is an alias, resolved to its room id before the first message.
+    var isAlias: Bool { room.hasPrefix("#") }
 
     public var description: String { "MatrixSettings(room: \(room), chart: \(chart), access_token: <secret>)" }
     public var debugDescription: String { description }

@@ -3,7 +3,9 @@ import PriceWatchCore
 /// The `matrix` sink: each notification as one `m.room.message` event in a room, sent with
 /// the client-server API through the core's ``HTTPTransport``; a retry reuses the transaction
 /// id, so it never makes a second message. With `chart = true`, a single alert's message is
-/// followed by its chart, uploaded to the media repository and sent as `m.image`.
+/// followed by its chart, uploaded to the media repository and sent as `m.image`. A room
+/// written as an alias (`#prices:example.org`) is resolved through the room directory before
+/// the first message, once for the sink's life.
 ///
 /// Answers are classified by ``ServiceFailure``: 2xx delivered; 429 (`M_LIMIT_EXCEEDED`)
 /// retryable after its `retry_after_ms` (or `Retry-After`); 5xx retryable; 400, 401
@@ -16,6 +18,7 @@ public struct MatrixSink: NotificationSink, CustomStringConvertible, CustomDebug
     private let charts: (any AlertChartProvider)?
     private let urgentRules: Set<String>
     private let failure: ServiceFailure
+    private let room: MatrixRoomCache
 
     /// `charts` draws single alerts' charts when the settings ask for them (`chart = true`).
     public init(name: String, settings: MatrixSettings, transport: any HTTPTransport, charts: (any AlertChartProvider)? = nil,
@@ -25,6 +28,7 @@ public struct MatrixSink: NotificationSink, CustomStringConvertible, CustomDebug
         self.transport = transport
         self.charts = settings.chart ? charts : nil
         self.urgentRules = urgentRules
+        room = MatrixRoomCache(room: settings.room)
         failure = ServiceFailure(identity: identity, display: builder.endpoint.display, redactor: SecretRedactor(secrets: builder.secrets))
     }
 
@@ -53,13 +57,26 @@ public struct MatrixSink: NotificationSink, CustomStringConvertible, CustomDebug
     private func send(_ content: ServiceContent, id: String) async throws(SinkError) {
         let chart: NotificationAttachment?
         if let charts, let alert = content.alert { chart = await charts.chart(for: alert) } else { chart = nil }
-        _ = try await exchange(builder.request(content, id: id))
+        let roomID = try await resolvedRoom()
+        _ = try await exchange(builder.request(content, id: id, room: roomID))
         guard let chart else { return }
         let uploaded = try await exchange(builder.upload(chart))
         guard let uri = uploaded?.contentURI, uri.hasPrefix("mxc://") else {
             throw SinkError(retryable: true, "\(identity): \(builder.endpoint.display) answered the chart's upload without an mxc:// content_uri")
         }
-        _ = try await exchange(builder.image(chart, uri: uri, id: id))
+        _ = try await exchange(builder.image(chart, uri: uri, id: id, room: roomID))
+    }
+
+    /// The configured room id, or the id its alias resolves to (asked once; an unknown alias
+    /// is the directory's 404, permanent).
+    private func resolvedRoom() async throws(SinkError) -> String {
+        if let known = room.value { return known }
+        let answer = try await exchange(builder.resolveAlias())
+        guard let id = answer?.roomID, MatrixSettings.problem(room: id) == nil, id.hasPrefix("!") else {
+            throw SinkError(retryable: true, "\(identity): \(builder.endpoint.display) answered the room alias's lookup without a room_id")
+        }
+        room.store(id)
+        return id
     }
 
     /// One request: the answer when it is a success, else the verdict thrown.

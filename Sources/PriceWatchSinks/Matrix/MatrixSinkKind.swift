@@ -17,7 +17,7 @@ extension MatrixSink {
     public static let schema = AdapterSchema(
         type: "matrix", summary: "posts each alert to a Matrix room (m.notice, or m.text for urgent rules)", fields: [
             .init("homeserver", .url, required: true, "the homeserver's client-server API, `https://matrix.example.org`"),
-            .init("room", .string, required: true, "the room id, `!AbCdEf:example.org` (the bot must have joined it)"),
+            .init("room", .string, required: true, "the room id, `!AbCdEf:example.org`, or an alias, `#prices:example.org` (the bot must have joined the room)"),
             .init("access_token", .secret, required: true, "the bot account's access token: { file = ... }, { credential = ... } or { env = ... }"),
             .init("chart", .boolean, default: .boolean(false), "single alerts are followed by a chart of the symbol's recent prices (m.image)"),
         ], check: { options in
@@ -26,9 +26,10 @@ extension MatrixSink {
         }, shorthand: shorthand)
 
     /// `matrix://TOKEN@HOST/!ROOM` (http) and `matrixs://TOKEN@HOST:PORT/!ROOM:SERVER` (https),
-    /// Apprise's access-token forms (also `?token=TOKEN`); a room id without its server gets
-    /// the host's, as Apprise does. One room per sink; user and password logins are not taken.
-    static let shorthand = URLShorthand(schemes: ["matrix", "matrixs"], examples: ["matrix://TOKEN@HOST/!ROOM", "matrixs://TOKEN@HOST/!ROOM:SERVER"]) {
+    /// Apprise's access-token forms (also `?token=TOKEN`), with a room id (`!ROOM`) or an alias
+    /// (`#ROOM`); one without its server gets the host's, as Apprise does. One room per sink;
+    /// user and password logins are not taken.
+    static let shorthand = URLShorthand(schemes: ["matrix", "matrixs"], examples: ["matrix://TOKEN@HOST/!ROOM", "matrixs://TOKEN@HOST/#ALIAS:SERVER"]) {
         (url: ShorthandURL, origin: String) throws(ShorthandURL.Problem) -> AdapterOptions in
         guard url.password == nil else {
             throw ShorthandURL.Problem("user and password logins are not supported: use an access token, matrixs://TOKEN@HOST/!ROOM")
@@ -38,9 +39,9 @@ extension MatrixSink {
         }
         let (host, _) = url.hostAndPort
         guard !host.isEmpty else { throw ShorthandURL.Problem("expected the homeserver's host after '@', found none") }
-        guard let target = url.path.first else { throw ShorthandURL.Problem("expected a room id after the host, found none") }
+        guard let target = url.path.first else { throw ShorthandURL.Problem("expected a room id or alias after the host, found none") }
         guard url.path.count == 1 else { throw ShorthandURL.Problem("expected one room, found \(url.path.count): write one sink per room") }
-        let room = target.hasPrefix("!") && !target.contains(":") ? target + ":" + host : target
+        let room = (target.hasPrefix("!") || target.hasPrefix("#")) && !target.contains(":") ? target + ":" + host : target
         let authority = url.authority.split(separator: "@").last.map(String.init) ?? url.authority
         return AdapterOptions([
             "homeserver": .string((url.scheme == "matrixs" ? "https://" : "http://") + authority),
