@@ -140,6 +140,19 @@ import Testing
         #expect(error == SinkError(retryable: false, "telegram/ops: \(server.baseURL) answered HTTP \(status): \(description)"))
     }
 
+    @Test func aMigratedGroupSaysWhichChatToSet() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("POST", sendMessage) { _ in
+            .json(#"{"ok":false,"error_code":400,"description":"Bad Request: group chat was upgraded to a supergroup chat","parameters":{"migrate_to_chat_id":-1009876543210}}"#,
+                  status: 400)
+        }
+        let built = try sink(server, chat: "-4012345")
+        let error = await ServiceSinkSupport.attempt { () async throws(SinkError) in try await built.deliver(WebhookFixtures.fall) }
+        #expect(error == SinkError(retryable: false, "telegram/ops: \(server.baseURL) answered HTTP 400: "
+            + "Bad Request: group chat was upgraded to a supergroup chat (set chat = \"-1009876543210\")"))
+    }
+
     @Test func serverErrorsAreRetryable() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }

@@ -6,12 +6,24 @@ import PriceWatchCore
 struct TelegramAnswer: Decodable, Sendable {
     struct Parameters: Decodable, Sendable {
         var retryAfter: Int64?
+        /// A group that became a supergroup has a new id, which the sink must be told.
+        var migrateToChatID: Int64?
 
-        enum CodingKeys: String, CodingKey { case retryAfter = "retry_after" }
+        enum CodingKeys: String, CodingKey {
+            case retryAfter = "retry_after"
+            case migrateToChatID = "migrate_to_chat_id"
+        }
     }
 
     var description: String?
     var parameters: Parameters?
+
+    /// Telegram's description, with what to do when the chat moved:
+    /// `Bad Request: group chat was upgraded to a supergroup chat (set chat = "-100…")`.
+    var detail: String? {
+        guard let moved = parameters?.migrateToChatID else { return description }
+        return (description ?? "the chat moved") + " (set chat = \"\(moved)\")"
+    }
 
     /// The answer in `response`, when its body is one (nil for a proxy's HTML page).
     init?(_ response: HTTPResponse) {

@@ -65,7 +65,7 @@ public struct TelegramSink: NotificationSink, CustomStringConvertible, CustomDeb
         }
         guard !(200...299).contains(response.status) else { return }
         let answer = TelegramAnswer(response)
-        if let error = failure.verdict(for: response, detail: answer?.description, retryAfterSeconds: answer?.parameters?.retryAfter) {
+        if let error = failure.verdict(for: response, detail: answer?.detail, retryAfterSeconds: answer?.parameters?.retryAfter) {
             throw error
         }
     }
