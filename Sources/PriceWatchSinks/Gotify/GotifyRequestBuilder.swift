@@ -10,7 +10,6 @@ public struct GotifyRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
     public static let normalPriority = 5
     /// The most characters of a message (Gotify has no limit of its own; clients show less).
     public static let messageLimit = 16_000
-    static let timeout: Duration = .seconds(30)
 
     let settings: GotifySettings
     public let endpoint: WebhookEndpoint
@@ -25,6 +24,7 @@ public struct GotifyRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
             throw ServiceConfigurationError("token: expected an application token of printable characters, found "
                                             + (settings.token.isEmpty ? "an empty one" : "one with other characters"))
         }
+        if let problem = ServiceTimeout.problem(settings.timeout) { throw problem }
         self.settings = settings
     }
 
@@ -41,7 +41,7 @@ public struct GotifyRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
         json.raw("extras", #"{"client::display":{"contentType":"text/markdown"}}"#)
         return HTTPRequest(method: .post, url: ServiceText.join(settings.url, "/message"),
                            headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("X-Gotify-Key", settings.token)],
-                           body: Array(json.result.utf8), timeout: Self.timeout, maximumResponseBytes: 1 << 20,
+                           body: Array(json.result.utf8), timeout: settings.timeout, maximumResponseBytes: 1 << 20,
                            followsRedirects: false, redactions: secrets)
     }
 

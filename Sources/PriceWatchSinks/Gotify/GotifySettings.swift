@@ -7,15 +7,18 @@ public struct GotifySettings: Sendable, Hashable, CustomStringConvertible, Custo
     public var url: String
     /// The application's token, sent as `X-Gotify-Key`, never printed.
     public var token: String
+    /// The deadline of one request.
+    public var timeout: Duration
 
-    public init(url: String, token: String) {
+    public init(url: String, token: String, timeout: Duration = ServiceTimeout.defaultTimeout) {
         self.url = url
         self.token = token
+        self.timeout = timeout
     }
 
     /// The settings of a validated `[sinks.NAME]` table.
     public init(_ options: AdapterOptions) {
-        self.init(url: options.string("url") ?? "", token: options.secret("token")?.value ?? "")
+        self.init(url: options.string("url") ?? "", token: options.secret("token")?.value ?? "", timeout: ServiceTimeout.value(options))
     }
 
     public var description: String { "GotifySettings(token: <secret>)" }

@@ -18,6 +18,7 @@ extension GotifySink {
         type: "gotify", summary: "sends each alert as a Gotify message, urgent rules at high priority", fields: [
             .init("url", .url, required: true, "the Gotify server, `https://push.example.com` (with its path, behind a proxy)"),
             .init("token", .secret, required: true, "the application's token: { file = ... }, { credential = ... } or { env = ... }"),
+            ServiceTimeout.field,
         ], shorthand: shorthand)
 
     /// `gotify://HOST/TOKEN`, `gotify://HOST:PORT/PATH/TOKEN` (http) and `gotifys://…` (https),

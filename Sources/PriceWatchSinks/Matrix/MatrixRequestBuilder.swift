@@ -12,7 +12,6 @@ import PriceWatchCore
 public struct MatrixRequestBuilder: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The most characters of the text (an event is at most 65,536 bytes, HTML included).
     public static let textLimit = 4000
-    static let timeout: Duration = .seconds(30)
 
     let settings: MatrixSettings
     public let endpoint: WebhookEndpoint
@@ -28,6 +27,7 @@ public struct MatrixRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
             throw ServiceConfigurationError("access_token: expected an access token of printable characters, found "
                                             + (settings.accessToken.isEmpty ? "an empty one" : "one with other characters"))
         }
+        if let problem = ServiceTimeout.problem(settings.timeout) { throw problem }
         self.settings = settings
     }
 
@@ -48,7 +48,7 @@ public struct MatrixRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
     func resolveAlias() -> HTTPRequest {
         HTTPRequest(method: .get,
                     url: ServiceText.join(settings.homeserver, "/_matrix/client/v3/directory/room/\(ServiceText.percentEncoded(settings.room))"),
-                    headers: [HTTPHeader("Authorization", "Bearer \(settings.accessToken)")], timeout: Self.timeout,
+                    headers: [HTTPHeader("Authorization", "Bearer \(settings.accessToken)")], timeout: settings.timeout,
                     maximumResponseBytes: 1 << 16, followsRedirects: false, redactions: secrets)
     }
 
@@ -58,7 +58,7 @@ public struct MatrixRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
         HTTPRequest(method: .post,
                     url: ServiceText.join(settings.homeserver, "/_matrix/media/v3/upload?filename=\(ServiceText.percentEncoded(chart.filename))"),
                     headers: [HTTPHeader("Content-Type", chart.contentType), HTTPHeader("Authorization", "Bearer \(settings.accessToken)")],
-                    body: chart.bytes, timeout: Self.timeout, maximumResponseBytes: 1 << 16, followsRedirects: false, redactions: secrets)
+                    body: chart.bytes, timeout: settings.timeout, maximumResponseBytes: 1 << 16, followsRedirects: false, redactions: secrets)
     }
 
     /// The `m.image` event of an uploaded chart (transaction `pricewatch-ID-chart`).
@@ -91,7 +91,7 @@ public struct MatrixRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
     private func event(_ json: String, transaction: String, room: String) -> HTTPRequest {
         HTTPRequest(method: .put, url: ServiceText.join(settings.homeserver, path(transaction: transaction, room: room)),
                     headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Authorization", "Bearer \(settings.accessToken)")],
-                    body: Array(json.utf8), timeout: Self.timeout, maximumResponseBytes: 1 << 20,
+                    body: Array(json.utf8), timeout: settings.timeout, maximumResponseBytes: 1 << 20,
                     followsRedirects: false, redactions: secrets)
     }
 }

@@ -11,8 +11,12 @@ public struct MatrixSettings: Sendable, Hashable, CustomStringConvertible, Custo
     public var accessToken: String
     /// Single alerts are followed by their chart, uploaded to the media repository, as `m.image`.
     public var chart: Bool
+    /// The deadline of one request.
+    public var timeout: Duration
 
-    public init(homeserver: String, room: String, accessToken: String, chart: Bool = false) {
+    public init(homeserver: String, room: String, accessToken: String, chart: Bool = false,
+                timeout: Duration = ServiceTimeout.defaultTimeout) {
+        self.timeout = timeout
         self.homeserver = homeserver
         self.room = room
         self.accessToken = accessToken
@@ -22,7 +26,8 @@ public struct MatrixSettings: Sendable, Hashable, CustomStringConvertible, Custo
     /// The settings of a validated `[sinks.NAME]` table.
     public init(_ options: AdapterOptions) {
         self.init(homeserver: options.string("homeserver") ?? "", room: options.string("room") ?? "",
-                  accessToken: options.secret("access_token")?.value ?? "", chart: options.boolean("chart") == true)
+                  accessToken: options.secret("access_token")?.value ?? "", chart: options.boolean("chart") == true,
+                  timeout: ServiceTimeout.value(options))
     }
 
     /// Why `room` is neither a room id (`!opaque:server.name`) nor an alias

@@ -20,6 +20,7 @@ extension MatrixSink {
             .init("room", .string, required: true, "the room id, `!AbCdEf:example.org`, or an alias, `#prices:example.org` (the bot must have joined the room)"),
             .init("access_token", .secret, required: true, "the bot account's access token: { file = ... }, { credential = ... } or { env = ... }"),
             .init("chart", .boolean, default: .boolean(false), "single alerts are followed by a chart of the symbol's recent prices (m.image)"),
+            ServiceTimeout.field,
         ], check: { options in
             guard let room = options.string("room"), let problem = MatrixSettings.problem(room: room) else { return [] }
             return [AdapterSchema.Problem(key: "room", index: nil, message: problem)]

@@ -9,7 +9,6 @@ public struct PushoverRequestBuilder: Sendable, CustomStringConvertible, CustomD
     /// Pushover's limits, in characters.
     public static let messageLimit = 1024
     public static let titleLimit = 250
-    static let timeout: Duration = .seconds(30)
 
     let settings: PushoverSettings
     public let endpoint: WebhookEndpoint
@@ -25,6 +24,7 @@ public struct PushoverRequestBuilder: Sendable, CustomStringConvertible, CustomD
         if let problem = PushoverSettings.problems(retry: settings.retry, expire: settings.expire).first {
             throw ServiceConfigurationError("\(problem.key): \(problem.message)")
         }
+        if let problem = ServiceTimeout.problem(settings.timeout) { throw problem }
         self.settings = settings
     }
 
@@ -69,7 +69,7 @@ public struct PushoverRequestBuilder: Sendable, CustomStringConvertible, CustomD
             (contentType, body) = ("application/x-www-form-urlencoded", ServiceText.form(fields))
         }
         return HTTPRequest(method: .post, url: ServiceText.join(settings.apiURL, "/1/messages.json"),
-                           headers: [HTTPHeader("Content-Type", contentType)], body: body, timeout: Self.timeout,
+                           headers: [HTTPHeader("Content-Type", contentType)], body: body, timeout: settings.timeout,
                            maximumResponseBytes: 1 << 20, followsRedirects: false, redactions: secrets)
     }
 }

@@ -16,9 +16,12 @@ public struct PushoverSettings: Sendable, Hashable, CustomStringConvertible, Cus
     public var expire: Duration?
     /// Single alerts carry their chart as the attachment.
     public var chart: Bool
+    /// The deadline of one request.
+    public var timeout: Duration
 
     public init(token: String, user: String, device: String? = nil, apiURL: String, retry: Duration? = nil,
-                expire: Duration? = nil, chart: Bool = false) {
+                expire: Duration? = nil, chart: Bool = false, timeout: Duration = ServiceTimeout.defaultTimeout) {
+        self.timeout = timeout
         self.token = token
         self.user = user
         self.device = device
@@ -32,7 +35,8 @@ public struct PushoverSettings: Sendable, Hashable, CustomStringConvertible, Cus
     public init(_ options: AdapterOptions) {
         self.init(token: options.secret("token")?.value ?? "", user: options.string("user") ?? "", device: options.string("device"),
                   apiURL: options.string("api_url") ?? "", retry: options.duration("retry").map { .seconds($0.seconds) },
-                  expire: options.duration("expire").map { .seconds($0.seconds) }, chart: options.boolean("chart") == true)
+                  expire: options.duration("expire").map { .seconds($0.seconds) }, chart: options.boolean("chart") == true,
+                  timeout: ServiceTimeout.value(options))
     }
 
     /// Pushover's bounds for emergency notifications.

@@ -23,6 +23,7 @@ extension PushoverSink {
             .init("expire", .duration, "with `retry`: how long an emergency notification is repeated (at most 3h)"),
             .init("api_url", .url, default: .string("https://api.pushover.net"), "the Pushover API server (a test server)"),
             .init("chart", .boolean, default: .boolean(false), "single alerts carry a chart of the symbol's recent prices as the attachment"),
+            ServiceTimeout.field,
         ], check: { options in
             PushoverSettings.problems(retry: options.duration("retry").map { .seconds($0.seconds) },
                                       expire: options.duration("expire").map { .seconds($0.seconds) })

@@ -13,8 +13,6 @@ public struct TelegramRequestBuilder: Sendable, CustomStringConvertible, CustomD
     public static let captionLimit = 1024
     /// The most characters of the bold title line.
     static let titleLimit = 256
-    /// The deadline of one request.
-    static let timeout: Duration = .seconds(30)
     /// An answer is read up to this size (a Bot API answer echoes the message).
     static let maximumResponseBytes = 1 << 20
 
@@ -36,6 +34,7 @@ public struct TelegramRequestBuilder: Sendable, CustomStringConvertible, CustomD
                                             + "found \(settings.token.isEmpty ? "an empty one" : "one with other characters")")
         }
         if let problem = TelegramSettings.problem(chat: settings.chat) { throw ServiceConfigurationError("chat: \(problem)") }
+        if let problem = ServiceTimeout.problem(settings.timeout) { throw problem }
         self.settings = settings
     }
 
@@ -90,7 +89,7 @@ public struct TelegramRequestBuilder: Sendable, CustomStringConvertible, CustomD
 
     private func request(_ method: String, contentType: String, body: [UInt8]) -> HTTPRequest {
         HTTPRequest(method: .post, url: ServiceText.join(settings.apiURL, "/bot\(settings.token)/\(method)"),
-                    headers: [HTTPHeader("Content-Type", contentType)], body: body, timeout: Self.timeout,
+                    headers: [HTTPHeader("Content-Type", contentType)], body: body, timeout: settings.timeout,
                     maximumResponseBytes: Self.maximumResponseBytes, followsRedirects: false,
                     redactions: [settings.token, ServiceText.percentEncoded(settings.token)])
     }

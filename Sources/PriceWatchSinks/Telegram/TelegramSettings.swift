@@ -15,21 +15,25 @@ public struct TelegramSettings: Sendable, Hashable, CustomStringConvertible, Cus
     public var apiURL: String
     /// Single alerts go out as a chart with the message as its caption (`sendPhoto`).
     public var chart: Bool
+    /// The deadline of one request.
+    public var timeout: Duration
 
-    public init(token: String, chat: String, topic: Int? = nil, silent: Bool = false, apiURL: String, chart: Bool = false) {
+    public init(token: String, chat: String, topic: Int? = nil, silent: Bool = false, apiURL: String, chart: Bool = false,
+                timeout: Duration = ServiceTimeout.defaultTimeout) {
         self.token = token
         self.chat = chat
         self.topic = topic
         self.silent = silent
         self.apiURL = apiURL
         self.chart = chart
+        self.timeout = timeout
     }
 
     /// The settings of a validated `[sinks.NAME]` table (defaults filled in by the loader).
     public init(_ options: AdapterOptions) {
         self.init(token: options.secret("token")?.value ?? "", chat: options.string("chat") ?? "", topic: options.integer("topic"),
                   silent: options.boolean("silent") == true, apiURL: options.string("api_url") ?? "",
-                  chart: options.boolean("chart") == true)
+                  chart: options.boolean("chart") == true, timeout: ServiceTimeout.value(options))
     }
 
     /// Why `chat` is not a chat: nil for `-1001234567890`, `12345` or `@channel_name`.

@@ -22,6 +22,7 @@ extension TelegramSink {
             .init("silent", .boolean, default: .boolean(false), "non-urgent notifications arrive without sound (disable_notification)"),
             .init("api_url", .url, default: .string("https://api.telegram.org"), "the Bot API server (a self-hosted one, a test server)"),
             .init("chart", .boolean, default: .boolean(false), "single alerts are sent as a chart of the symbol's recent prices (sendPhoto) with the message as its caption"),
+            ServiceTimeout.field,
         ], check: { options in
             guard let chat = options.string("chat"), let problem = TelegramSettings.problem(chat: chat) else { return [] }
             return [AdapterSchema.Problem(key: "chat", index: nil, message: problem)]
