@@ -176,4 +176,23 @@ import Testing
         #expect(problems.first?.contains("sinks.s.room: expected a room id such as !AbCdEf:example.org or an alias such as #prices:example.org, found 'prices'") == true,
                 "\(problems)")
     }
+
+    /// Commands that read only the state (`alerts`, `requeue`) name a sink written as a URL by
+    /// the type its scheme stands for; one whose URL is a secret (not read there) by its name.
+    @Test func theStateLocationKnowsTheTypeOfASinkWrittenAsAURL() throws {
+        let fixture = try ConfigFixture([
+            "pricewatch.toml": """
+                state = "pw.db"
+                [sinks.phone]
+                url = "tgram://\(Self.telegramToken)/42"
+                [sinks.topic]
+                url = "ntfy://price-alerts"
+                [sinks.hidden]
+                url = { credential = "pushover-url" }
+                """,
+        ])
+        defer { fixture.remove() }
+        let location = ConfigurationLoader.stateLocation(mainFile: fixture.path("pricewatch.toml"), schemas: AdapterCatalog.schemas).location
+        #expect(location?.sinkIdentities == ["phone": "telegram/phone", "topic": "webhook/topic"])
+    }
 }

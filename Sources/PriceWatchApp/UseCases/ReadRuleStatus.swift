@@ -91,7 +91,7 @@ public enum ReadRuleStatus {
     /// The sink names of the configuration at `configPath`, read without rules or secrets (for
     /// shell completion); empty when it cannot be read.
     public static func sinkNames(configPath: String) -> [String] {
-        guard let location = ConfigurationLoader.stateLocation(mainFile: configPath).location else { return [] }
+        guard let location = ConfigurationLoader.stateLocation(mainFile: configPath, schemas: AdapterCatalog.schemas).location else { return [] }
         return location.sinkIdentities.keys.sorted()
     }
 }
