@@ -149,8 +149,10 @@ struct MainFileReader {
             let errors = file.errorCount
             checkName(name, kind: "sink", reader: reader)
             // `url = "tgram://TOKEN/CHAT"` without `type`: the one-line form (Apprise's URLs).
-            let shorthand = !reader.has("type") && reader.has("url") ? readShorthand(reader) : nil
-            let schema = shorthand.map { $0.schema } ?? (reader.has("type") || !reader.has("url") ? readType(reader, kind: "sink", among: schemas.sinks) : nil)
+            let isShorthand = !reader.has("type") && reader.has("url")
+            let shorthand = isShorthand ? readShorthand(reader) : nil
+            // A URL that stands for no sink was reported at `url`; there is no type to read.
+            let schema = isShorthand ? shorthand?.schema : readType(reader, kind: "sink", among: schemas.sinks)
             reader.checkUnknownKeys(allowed: SinkTypes.commonKeys + (shorthand == nil ? [] : ["url"])
                                     + (schema?.keys ?? schemas.sinks.flatMap(\.keys)))
             let maxAge = reader.duration("max_age") ?? SinkConfiguration.defaultMaxAge

@@ -52,9 +52,11 @@ enum ServiceText {
             let remaining = lines.count - index - 1
             let reserve = remaining > 0 ? length("\n… and \(lines.count) more") : 0
             if used + cost + reserve > limit {
-                let omitted = lines.count - kept.count
-                if kept.isEmpty { return cut(line, to: limit) }
-                return kept.joined(separator: "\n") + "\n… and \(omitted) more"
+                if kept.isEmpty {
+                    // Even the first line does not fit: as much of it as leaves room for the count.
+                    return remaining > 0 ? cut(line, to: limit - reserve) + "\n… and \(remaining) more" : cut(line, to: limit)
+                }
+                return kept.joined(separator: "\n") + "\n… and \(lines.count - kept.count) more"
             }
             kept.append(line)
             used += cost
