@@ -128,6 +128,24 @@ import Testing
         #expect(info?["size"] as? Int == ServiceSinkSupport.png.count)
     }
 
+    /// A digest's charts follow its message, each uploaded and sent as its own `m.image`.
+    @Test func aDigestsChartsFollowItsMessage() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        Self.eventRoute(server, [.json(#"{"event_id":"$6"}"#)])
+        let uploads = ServiceSinkSupport.Counter()
+        server.route("POST", "/_matrix/media/v3/upload") { _ in .json(#"{"content_uri":"mxc://example.org/u\#(uploads.next())"}"#) }
+        let digest = ServiceSinkSupport.digest()
+        try await sink(server).deliver(digest)
+        let requests = server.requests
+        #expect(requests.map(\.method) == ["PUT", "POST", "PUT", "POST", "PUT"])
+        let events = requests.filter { $0.method == "PUT" }
+        #expect(events.map(\.path) == ["", "-image-1", "-image-2"].map { Self.roomPath + "pricewatch-" + digest.id + $0 })
+        #expect(try ServiceSinkSupport.json(events[0])["body"] as? String == "Morning digest\nAAPL +2.10%\nMSFT -0.40%")
+        #expect(try ServiceSinkSupport.json(events[2])["url"] as? String == "mxc://example.org/u1")
+        #expect(try ServiceSinkSupport.json(events[2])["body"] as? String == "chart-MSFT.png")
+    }
+
     @Test func aFailedUploadFailsTheDeliveryAndTheRetryReusesTheMessagesTransaction() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }

@@ -80,6 +80,17 @@ import Testing
         #expect(attachment.body == ServiceSinkSupport.png)
     }
 
+    @Test func aDigestCarriesItsFirstChartAsTheAttachment() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("POST", "/1/messages.json") { _ in .json(Self.okAnswer) }
+        try await sink(server).deliver(ServiceSinkSupport.digest())
+        let parts = try ServiceSinkSupport.multipart(try #require(server.requests.first))
+        #expect(parts.map(\.name) == ["token", "user", "title", "message", "priority", "attachment"])
+        #expect(parts.first { $0.name == "message" }?.text == "AAPL +2.10%\nMSFT -0.40%")
+        #expect(parts.last?.filename == "chart-AAPL.png")
+    }
+
     @Test func overTheQuotaIsRetryableWithItsWait() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }

@@ -135,4 +135,13 @@ enum ServiceSinkSupport {
             }
         }
     }
+
+    /// A digest with two charts, as `[[digest]]` with `charts = true` sends.
+    static func digest() -> OutgoingNotification {
+        let charts = ["AAPL", "MSFT"].map { NotificationAttachment(filename: "chart-\($0).png", contentType: "image/png", bytes: png + Array($0.utf8)) }
+        let message = NotificationMessage(title: "Morning digest", text: "AAPL +2.10%\nMSFT -0.40%",
+                                          attachments: charts + [NotificationAttachment(filename: "movers.csv", contentType: "text/csv", bytes: Array("a,b\n".utf8))])
+        return OutgoingNotification(id: "d1g35t00-0000-0000-0000-000000000001", kind: .digest, time: Timestamp(seconds: 1_727_852_400),
+                                    content: .message(message))
+    }
 }

@@ -114,6 +114,19 @@ import Testing
         #expect(server.requests.map(\.path) == [sendMessage])
     }
 
+    /// A digest with charts: one `sendPhoto` of its first chart, its text as the caption.
+    @Test func aDigestWithChartsSendsItsFirstChart() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("POST", "/bot\(Self.token)/sendPhoto") { _ in .json(Self.okAnswer) }
+        try await sink(server).deliver(ServiceSinkSupport.digest())
+        let parts = try ServiceSinkSupport.multipart(try #require(server.requests.first))
+        #expect(server.requests.count == 1)
+        #expect(parts.first { $0.name == "caption" }?.text == "<b>Morning digest</b>\nAAPL +2.10%\nMSFT -0.40%")
+        #expect(parts.last?.filename == "chart-AAPL.png")
+        #expect(parts.last?.body == ServiceSinkSupport.png + Array("AAPL".utf8))
+    }
+
     @Test func floodControlIsRetryableAfterTelegramsWait() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }

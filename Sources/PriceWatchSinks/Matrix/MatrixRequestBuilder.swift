@@ -61,8 +61,9 @@ public struct MatrixRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
                     body: chart.bytes, timeout: settings.timeout, maximumResponseBytes: 1 << 16, followsRedirects: false, redactions: secrets)
     }
 
-    /// The `m.image` event of an uploaded chart (transaction `pricewatch-ID-chart`).
-    func image(_ chart: NotificationAttachment, uri: String, id: String, room: String) -> HTTPRequest {
+    /// The `m.image` event of an uploaded picture (`transaction`: `pricewatch-ID-chart` for an
+    /// alert's chart, `pricewatch-ID-image-N` for a message's pictures).
+    func image(_ chart: NotificationAttachment, uri: String, transaction: String, room: String) -> HTTPRequest {
         var info = JSONWriter()
         info.string("mimetype", chart.contentType)
         info.integer("size", chart.bytes.count)
@@ -71,7 +72,7 @@ public struct MatrixRequestBuilder: Sendable, CustomStringConvertible, CustomDeb
         json.string("body", chart.filename)
         json.string("url", uri)
         json.raw("info", info.result)
-        return event(json.result, transaction: Self.transactionID(for: id) + "-chart", room: room)
+        return event(json.result, transaction: transaction, room: room)
     }
 
     /// The message event of `content` in `room` (a room id), transaction `pricewatch-ID`.

@@ -54,17 +54,21 @@ public struct MatrixSink: NotificationSink, CustomStringConvertible, CustomDebug
     /// `m.image` with a transaction of its own. A failure at any step fails the delivery; its
     /// retry sends the message again under the same transaction, which the homeserver does not
     /// post twice.
+    ///
+    /// A message's pictures (a digest's charts) follow it the same way, each as its own
+    /// `m.image` (transactions `pricewatch-ID-image-1`, `-2`, …).
     private func send(_ content: ServiceContent, id: String) async throws(SinkError) {
-        let chart: NotificationAttachment?
-        if let charts, let alert = content.alert { chart = await charts.chart(for: alert) } else { chart = nil }
+        var images = content.images.enumerated().map { (image: $0.element, transaction: "image-\($0.offset + 1)") }
+        if let charts, let alert = content.alert, let chart = await charts.chart(for: alert) { images = [(chart, "chart")] }
         let roomID = try await resolvedRoom()
         _ = try await exchange(builder.request(content, id: id, room: roomID))
-        guard let chart else { return }
-        let uploaded = try await exchange(builder.upload(chart))
-        guard let uri = uploaded?.contentURI, uri.hasPrefix("mxc://") else {
-            throw SinkError(retryable: true, "\(identity): \(builder.endpoint.display) answered the chart's upload without an mxc:// content_uri")
+        for (image, suffix) in images {
+            let uploaded = try await exchange(builder.upload(image))
+            guard let uri = uploaded?.contentURI, uri.hasPrefix("mxc://") else {
+                throw SinkError(retryable: true, "\(identity): \(builder.endpoint.display) answered the upload of \(image.filename) without an mxc:// content_uri")
+            }
+            _ = try await exchange(builder.image(image, uri: uri, transaction: MatrixRequestBuilder.transactionID(for: id) + "-" + suffix, room: roomID))
         }
-        _ = try await exchange(builder.image(chart, uri: uri, id: id, room: roomID))
     }
 
     /// The configured room id, or the id its alias resolves to (asked once; an unknown alias

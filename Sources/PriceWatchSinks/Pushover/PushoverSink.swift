@@ -44,7 +44,8 @@ public struct PushoverSink: NotificationSink, CustomStringConvertible, CustomDeb
     }
 
     private func deliver(_ content: ServiceContent) async throws(SinkError) {
-        var chart: NotificationAttachment?
+        // An alert's chart (`chart = true`), or a message's first picture: Pushover takes one.
+        var chart = content.images.first
         if let charts, let alert = content.alert { chart = await charts.chart(for: alert) }
         let response: HTTPResponse
         do {

@@ -15,6 +15,9 @@ struct ServiceContent: Sendable, Hashable {
     var alert: Alert?
     /// A group of alerts: its lines are alerts, and a cut says how many were left out.
     var isGroup = false
+    /// The pictures a message carries (a digest's charts), in order; an alert's chart is drawn
+    /// by the sink, not carried.
+    var images: [NotificationAttachment] = []
 
     /// A single alert (or the test alert of `notify-test`).
     init(_ alert: Alert, urgentRules: Set<String>) {
@@ -36,7 +39,7 @@ struct ServiceContent: Sendable, Hashable {
     }
 
     /// Any notification: an alert-shaped one as ``init(_:urgentRules:)-(Alert,_)``, a message
-    /// with its title and text (never urgent).
+    /// with its title, text and pictures (never urgent).
     init(_ notification: OutgoingNotification, urgentRules: Set<String>) {
         switch notification.content {
         case .alert(let alert):
@@ -44,6 +47,7 @@ struct ServiceContent: Sendable, Hashable {
         case .message(let message):
             self.init(title: message.title,
                       lines: message.text.isEmpty ? [] : message.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            images = message.attachments.filter { $0.contentType.hasPrefix("image/") }
         }
     }
 

@@ -2,7 +2,8 @@ import PriceWatchCore
 
 /// The `telegram` sink: each notification as a Bot API `sendMessage` in HTML (the title in
 /// bold, then the message), or, with `chart = true`, a single alert as `sendPhoto` of its
-/// chart with the message as the caption; through the core's ``HTTPTransport``.
+/// chart with the message as the caption (so is a digest with a chart, its first one);
+/// through the core's ``HTTPTransport``.
 ///
 /// The answer is classified by ``ServiceFailure``: 2xx delivered; 429 retryable after the
 /// `parameters.retry_after` Telegram sends (so the outbox, not the sink, waits out the flood
@@ -48,9 +49,14 @@ public struct TelegramSink: NotificationSink, CustomStringConvertible, CustomDeb
         try await deliver(ServiceContent(alerts, urgentRules: urgentRules))
     }
 
+    /// A single alert with its chart (`chart = true`), or a message with a picture (a digest's
+    /// first chart, Telegram taking one photo a message), as `sendPhoto` with the text as the
+    /// caption; anything else as `sendMessage`.
     private func deliver(_ content: ServiceContent) async throws(SinkError) {
         if let charts, let alert = content.alert, let chart = await charts.chart(for: alert) {
             try await send(builder.photo(content, chart: chart))
+        } else if let image = content.images.first {
+            try await send(builder.photo(content, chart: image))
         } else {
             try await send(builder.message(content))
         }
