@@ -16,7 +16,9 @@ import Testing
         let schemas = AdapterCatalog.schemas.providers + AdapterCatalog.schemas.sinks
         let withDefaults = schemas.flatMap { schema in schema.fields.filter { $0.defaultValue != nil }.map { (schema.type, $0.key) } }
         #expect(withDefaults.map { "\($0.0).\($0.1)" }
-            == ["yahoo.user_agent", "stdout.format", "webhook.format", "webhook.timeout", "email.tls", "email.timeout", "email.chart"])
+            == ["yahoo.user_agent", "stdout.format", "webhook.format", "webhook.timeout", "email.tls", "email.timeout", "email.chart",
+                   "telegram.silent", "telegram.api_url", "telegram.chart", "telegram.timeout", "pushover.api_url", "pushover.chart",
+                   "pushover.timeout", "gotify.timeout", "matrix.chart", "matrix.timeout"])
         for schema in schemas {
             let filled = schema.filling(AdapterOptions())
             for field in schema.fields {

@@ -9,7 +9,7 @@ import Testing
         let providers = AdapterCatalog.providers.map(\.type)
         let sinks = AdapterCatalog.sinks.map(\.type)
         #expect(providers == ["replay", "yahoo", "finnhub", "twelvedata", "coinbase", "binance", "kraken"])
-        #expect(sinks == ["stdout", "webhook", "email"])
+        #expect(sinks == ["stdout", "webhook", "email", "telegram", "pushover", "gotify", "matrix"])
         #expect(AdapterCatalog.schemas.providers.map(\.type) == providers)
         #expect(AdapterCatalog.schemas.sinks.map(\.type) == sinks)
     }
@@ -20,6 +20,10 @@ import Testing
         #expect(webhook.secretKeys == ["secret"])
         #expect(email.secretKeys == ["password"])
         #expect(email.fields.filter(\.required).map(\.key) == ["url", "from", "to"])
+        let secrets = ["telegram": ["token"], "pushover": ["token"], "gotify": ["token"], "matrix": ["access_token"]]
+        for (type, keys) in secrets {
+            #expect(try #require(AdapterCatalog.sink(type: type)).schema.secretKeys == keys, "\(type)")
+        }
         #expect(AdapterCatalog.providers.filter(\.schema.requiresAPIKey).map(\.type) == ["finnhub", "twelvedata"])
     }
 

@@ -21,6 +21,10 @@ public enum AdapterCatalog {
         StdoutSink.kind,
         WebhookSink.kind,
         EmailSink.kind,
+        TelegramSink.kind,
+        PushoverSink.kind,
+        GotifySink.kind,
+        MatrixSink.kind,
     ]
 
     /// What the configuration loader accepts.

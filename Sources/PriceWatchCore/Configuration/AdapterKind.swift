@@ -10,16 +10,20 @@ public struct AdapterContext: Sendable {
     public let wallClock: @Sendable () -> Timestamp
     /// The main file, for diagnostics.
     public let mainFile: String
-    /// Pictures of alerts for email sinks with `chart = true` (nil: none are drawn).
+    /// Pictures of alerts for sinks with `chart = true` (nil: none are drawn).
     public let alertCharts: (any AlertChartProvider)?
+    /// The ids of the rules written `urgent = true`, for sinks whose service has priorities
+    /// (Pushover, Gotify, Telegram's silent messages, Matrix's `m.text`).
+    public let urgentRules: Set<String>
 
     public init(http: any HTTPTransport, mail: (any MailTransport)? = nil, wallClock: @escaping @Sendable () -> Timestamp, mainFile: String,
-                alertCharts: (any AlertChartProvider)? = nil) {
+                alertCharts: (any AlertChartProvider)? = nil, urgentRules: Set<String> = []) {
         self.http = http
         self.mail = mail
         self.wallClock = wallClock
         self.mainFile = mainFile
         self.alertCharts = alertCharts
+        self.urgentRules = urgentRules
     }
 }
 
