@@ -252,7 +252,7 @@ public struct AlertEngine: Sendable {
             outcome.alerts.append(PendingAlert(
                 alert: Alert(ruleID: book.rules[ruleIndex].id, message: book.rules[ruleIndex].message,
                              fingerprint: texts.fingerprint, conditionText: texts.conditionText,
-                             quote: quote, provider: provider, trigger: trigger, series: series),
+                             quote: quote, provider: provider, trigger: trigger, series: series, idPrefix: texts.idPrefix),
                 sinks: book.rules[ruleIndex].notify))
         case .suppressedByCooldown:
             outcome.suppressed.append(book.slots[slotIndex].key)
@@ -325,12 +325,16 @@ extension AlertEngine {
     struct RuleTexts: Sendable {
         let fingerprint: String
         let conditionText: String
+        /// The rule's part of its alerts' ids, hashed once.
+        let idPrefix: FNV1a128
     }
 
     /// The texts of rule `index`, made at the first need and kept.
     private mutating func texts(ofRule index: Int) -> RuleTexts {
         if let texts = ruleTexts[index] { return texts }
-        let texts = RuleTexts(fingerprint: book.rules[index].fingerprint, conditionText: book.rules[index].conditionText)
+        let fingerprint = book.rules[index].fingerprint
+        let texts = RuleTexts(fingerprint: fingerprint, conditionText: book.rules[index].conditionText,
+                              idPrefix: AlertID.prefix(rule: book.rules[index].id, fingerprint: fingerprint))
         ruleTexts[index] = texts
         return texts
     }
