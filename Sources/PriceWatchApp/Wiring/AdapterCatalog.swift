@@ -15,6 +15,7 @@ public enum AdapterCatalog {
         CoinbaseProvider.kind,
         BinanceProvider.kind,
         KrakenProvider.kind,
+        CoinGeckoProvider.kind,
     ]
 
     public static let sinks: [SinkKind] = [
