@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(name: "PriceWatchCLITests", dependencies: ["PriceWatchTestKit", "PriceWatchCore", "PriceWatchStore"]),
         .testTarget(
             name: "PriceWatchSystemdTests",
-            dependencies: ["PriceWatchSystemd", "PriceWatchCore", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["PriceWatchSystemd", "CSystemd", "PriceWatchCore", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "PriceWatchProvidersTests",

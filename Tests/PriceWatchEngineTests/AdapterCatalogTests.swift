@@ -9,7 +9,7 @@ import Testing
         let providers = AdapterCatalog.providers.map(\.type)
         let sinks = AdapterCatalog.sinks.map(\.type)
         #expect(providers == ["replay", "yahoo", "finnhub", "twelvedata", "coinbase", "binance", "kraken", "coingecko"])
-        #expect(sinks == ["stdout", "webhook", "email", "telegram", "pushover", "gotify", "matrix"])
+        #expect(sinks == ["stdout", "webhook", "email", "telegram", "pushover", "gotify", "matrix", "desktop"])
         #expect(AdapterCatalog.schemas.providers.map(\.type) == providers)
         #expect(AdapterCatalog.schemas.sinks.map(\.type) == sinks)
     }

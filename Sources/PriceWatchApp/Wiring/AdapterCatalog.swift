@@ -1,6 +1,7 @@
 import PriceWatchCore
 import PriceWatchProviders
 import PriceWatchSinks
+import PriceWatchSystemd
 
 /// Every provider and sink type this build has: the one registry that both the configuration
 /// loader (through ``schemas``) and the wiring (``AdapterFactory``) use. Each kind declares
@@ -26,6 +27,7 @@ public enum AdapterCatalog {
         PushoverSink.kind,
         GotifySink.kind,
         MatrixSink.kind,
+        DesktopNotificationSink.kind,
     ]
 
     /// What the configuration loader accepts.
