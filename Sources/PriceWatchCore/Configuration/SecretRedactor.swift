@@ -144,21 +144,7 @@ public struct SecretRedactor: Sendable, Hashable, CustomStringConvertible, Custo
 
     /// RFC 3986 percent-encoding of everything but the unreserved characters.
     static func percentEncoded(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF")
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                result.append("%")
-                result.append(hex[Int(byte >> 4)])
-                result.append(hex[Int(byte & 0x0F)])
-            }
-        }
-        return result
+        PercentEncoding.encoded(text)
     }
 
     /// The secret as it appears inside a JSON string (`/` also as `\/`, as some services write it).
