@@ -150,7 +150,10 @@ public enum Daemon {
         // Paper-trading fills: only while the symbol's market is open.
         let paperFills = PaperFillConsumer(store: store, markets: markets, doorbell: doorbell, logger: logger)
         let rateLimits = ProviderRateLimits(clock: clock)
-        let polling = PollingService(initial: setup, consumers: [evaluator, HistoryRecorder(store: candles, logger: logger), paperFills] + httpConsumers,
+        // Prices and rule states for the sinks that mirror them (mqtt, for Home Assistant).
+        let marketState = MarketStateConsumer(sinks: sinkRegistry, states: store, configuration: { await evaluator.currentConfiguration })
+        let polling = PollingService(initial: setup, consumers: [evaluator, HistoryRecorder(store: candles, logger: logger), paperFills, marketState]
+                                         + httpConsumers,
                                      clock: clock, wallClock: wallClock,
                                      logger: logger, observer: observer, marketHours: markets, rateLimits: rateLimits)
         // The order of the switch: the pollers stop, the evaluator takes the new rules (or

@@ -21,6 +21,7 @@ public enum AdapterCatalog {
         StdoutSink.kind,
         WebhookSink.kind,
         EmailSink.kind,
+        MQTTSink.kind,
     ]
 
     /// What the configuration loader accepts.

@@ -1,0 +1,34 @@
+import Synchronization
+
+/// The live MQTT connections of the process by sink identity and settings: a sink built
+/// again with the same ones (a configuration reload that changed other things) takes the
+/// existing connection instead of opening a second one with the same client id, which the
+/// broker would answer by dropping the first (and the first, reconnecting, the second).
+///
+/// It holds the connections weakly: they close when their last sink goes.
+final class MQTTConnectionPool: Sendable {
+    static let shared = MQTTConnectionPool()
+
+    private struct Key: Hashable {
+        let identity: String
+        let settings: MQTTSettings
+    }
+
+    private struct Entry {
+        weak var lifetime: MQTTConnectionLifetime?
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
+
+    /// The lifetime of the connection for `identity` and `settings`, new or shared.
+    func lifetime(identity: String, settings: MQTTSettings) -> MQTTConnectionLifetime {
+        let key = Key(identity: identity, settings: settings)
+        return entries.withLock { entries in
+            entries = entries.filter { $0.value.lifetime != nil }
+            if let existing = entries[key]?.lifetime { return existing }
+            let created = MQTTConnectionLifetime(MosquittoConnection(identity: identity, settings: settings))
+            entries[key] = Entry(lifetime: created)
+            return created
+        }
+    }
+}

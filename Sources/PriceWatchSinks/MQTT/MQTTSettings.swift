@@ -1,0 +1,57 @@
+import PriceWatchCore
+
+/// What a `[sinks.NAME]` table of type `mqtt` configures (``MQTTSink/schema``). Its
+/// description shows no password.
+public struct MQTTSettings: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    public var host: String
+    public var port: Int
+    public var username: String?
+    /// Never shown: not in the description, errors or logs.
+    public var password: String?
+    /// TLS to the broker, verified against the system's CA certificates.
+    public var tls: Bool
+    /// The first level of every topic pricewatch publishes (`pricewatch/alerts/RULE`).
+    public var prefix: String
+    /// Stable across restarts: the broker keeps the persistent session under it.
+    public var clientID: String
+    /// Whether Home Assistant discovery configs are published (and its birth message heard).
+    public var discovery: Bool
+    public var discoveryPrefix: String
+    /// How long a delivery waits for the connection and for the broker's PUBACK.
+    public var timeout: Duration
+
+    public init(host: String, port: Int = 1883, username: String? = nil, password: String? = nil, tls: Bool = false,
+                prefix: String = "pricewatch", clientID: String = "pricewatch", discovery: Bool = true,
+                discoveryPrefix: String = "homeassistant", timeout: Duration = .seconds(10)) {
+        self.host = host
+        self.port = port
+        self.username = username
+        self.password = password
+        self.tls = tls
+        self.prefix = prefix
+        self.clientID = clientID
+        self.discovery = discovery
+        self.discoveryPrefix = discoveryPrefix
+        self.timeout = timeout
+    }
+
+    /// The topics these settings publish to.
+    public var topics: MQTTTopics { MQTTTopics(prefix: prefix, discoveryPrefix: discoveryPrefix) }
+
+    /// `mqtt://HOST:PORT` or `mqtts://HOST:PORT`: what errors name.
+    public var brokerDisplay: String { "\(tls ? "mqtts" : "mqtt")://\(host):\(port)" }
+
+    public var description: String {
+        "MQTTSettings(broker: \(brokerDisplay), username: \(username ?? "none"), password: \(password == nil ? "none" : "<secret>"), "
+            + "prefix: \(prefix), client_id: \(clientID), discovery: \(discovery ? discoveryPrefix : "off"), timeout: \(timeout))"
+    }
+
+    public var debugDescription: String { description }
+
+    /// `text` with the password blanked out: a guard behind every message that could quote
+    /// the library or the broker.
+    func redacted(_ text: String) -> String {
+        guard let password, !password.isEmpty else { return text }
+        return text.replacing(password, with: "<secret>")
+    }
+}
