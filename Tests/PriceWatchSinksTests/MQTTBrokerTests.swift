@@ -162,8 +162,29 @@ struct MQTTBrokerTests {
             #expect(!error.isRetryable, "a refused password is permanent: \(error.message)")
             #expect(error.message.hasPrefix("mqtt/refused: "))
             #expect(error.message.contains("127.0.0.1:\(broker.port)"))
+            #expect(error.message.contains("refused the connection"), "\(error.message)")
             #expect(!error.message.contains(wrong))
             #expect(!error.message.contains("c0rrect"))
+        }
+    }
+
+    @Test func lettingTheLastSinkGoPublishesOfflineAndDisconnects() async throws {
+        let broker = try MosquittoTestBroker()
+        defer { broker.stop() }
+        try await broker.waitUntilListening()
+        let live = try await subscriber(broker)
+        do {
+            let sink = sink(broker, name: "closing")
+            try await sink.deliver(WebhookFixtures.fall)
+            try await waitUntil("online on pricewatch/status (got \(live.messages.map(\.topic)))") {
+                live.last(on: "pricewatch/status")?.payload == "online"
+            }
+        }
+        try await waitUntil("offline on pricewatch/status once the sink is gone (got \(live.messages.map { "\($0.topic)=\($0.payload)" }))") {
+            live.last(on: "pricewatch/status")?.payload == "offline"
+        }
+        try await waitUntil("the client's clean disconnect in the broker's log (log: \(broker.logText))") {
+            broker.logText.contains("Received DISCONNECT from pricewatch-test-closing-\(broker.port)")
         }
     }
 
@@ -186,10 +207,29 @@ struct MQTTSinkTests {
             #expect(error.isRetryable, "a broker that is down is transient: \(error.message)")
             #expect(error.message.hasPrefix("mqtt/down: "))
             #expect(error.message.contains("mqtt://127.0.0.1:\(refusing.port)"), "\(error.message)")
+            #expect(error.message.contains("Connection refused"), "\(error.message)")
             #expect(!error.message.contains(password))
         }
         #expect(!"\(sink.settings)".contains(password))
         #expect(!"\(sink)".contains(password))
+    }
+
+    @Test func aPublishTheBrokerDoesNotAcknowledgeIsATransientFailure() async throws {
+        let broker = try SilentMQTTBroker()
+        defer { broker.stop() }
+        let sink = MQTTSink(name: "silent", settings: MQTTSettings(host: "127.0.0.1", port: Int(broker.port), clientID: "pricewatch-test-silent",
+                                                                   discovery: false, timeout: .seconds(1)))
+        let started = ContinuousClock.now
+        do {
+            try await sink.deliver(WebhookFixtures.fall)
+            Issue.record("delivered without a PUBACK")
+        } catch {
+            #expect(error.isRetryable, "\(error.message)")
+            #expect(error.message.hasPrefix("mqtt/silent: "))
+            #expect(error.message.contains("PUBACK"), "\(error.message)")
+        }
+        #expect(broker.bytesAfterConnect > 0, "the broker received no PUBLISH")
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func settingsFromTheTableWithDefaults() {

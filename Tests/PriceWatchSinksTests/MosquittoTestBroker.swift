@@ -67,8 +67,10 @@ final class MosquittoTestBroker: @unchecked Sendable {
 
     var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
+    /// Kills the broker and removes its directory; safe to call more than once.
     func stop() {
         TestProcesses.terminate(process)
+        try? FileManager.default.removeItem(atPath: directory.path)
     }
 
     deinit { stop() }

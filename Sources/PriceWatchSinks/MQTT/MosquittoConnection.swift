@@ -61,6 +61,10 @@ final class MosquittoConnection: @unchecked Sendable {
         var rules: [String] = []
         var prices: [String: String] = [:]
         var ruleStates: [String: Bool] = [:]
+        /// While closing: the `offline` message's id and what its PUBACK signals, and what the
+        /// disconnect callback signals.
+        var closingAcknowledgement: (mid: Int32, signal: DispatchSemaphore)?
+        var disconnection: DispatchSemaphore?
     }
 
     let identity: String
@@ -71,6 +75,9 @@ final class MosquittoConnection: @unchecked Sendable {
     /// The libmosquitto client, created at the first start: on `queue` only.
     private var client: OpaquePointer?
     private var loopRunning = false
+    /// What this connection last published of the mirrored state: on `queue` only.
+    private var publishedPrices: [String: String] = [:]
+    private var publishedRuleStates: [String: Bool] = [:]
 
     init(identity: String, settings: MQTTSettings) {
         self.identity = identity
@@ -211,7 +218,12 @@ final class MosquittoConnection: @unchecked Sendable {
         startIfIdle()
         queue.async {
             guard let client = self.client, self.phase == .connected else { return }
-            for (symbol, payload) in changed { Self.publish(client, topic: self.topics.price(symbol: symbol), payload: payload, retain: true) }
+            // The value wanted now, unless already out (``announce(_:)`` may have sent it).
+            let wanted = self.state.withLock { state in changed.map { ($0.0, state.prices[$0.0]) } }
+            for case let (symbol, payload?) in wanted where self.publishedPrices[symbol] != payload {
+                Self.publish(client, topic: self.topics.price(symbol: symbol), payload: payload, retain: true)
+                self.publishedPrices[symbol] = payload
+            }
         }
     }
 
@@ -228,7 +240,10 @@ final class MosquittoConnection: @unchecked Sendable {
         startIfIdle()
         queue.async {
             guard let client = self.client, self.phase == .connected else { return }
-            for (rule, fired) in changed { self.publishRuleState(client, rule: rule, fired: fired) }
+            let wanted = self.state.withLock { state in changed.map { ($0.0, state.ruleStates[$0.0]) } }
+            for case let (rule, fired?) in wanted where self.publishedRuleStates[rule] != fired {
+                self.publishRuleState(client, rule: rule, fired: fired)
+            }
         }
     }
 
@@ -323,6 +338,7 @@ final class MosquittoConnection: @unchecked Sendable {
         for (symbol, payload) in prices.sorted(by: { $0.key < $1.key }) {
             Self.publish(client, topic: topics.price(symbol: symbol), payload: payload, retain: true)
         }
+        publishedPrices = prices
         for (rule, fired) in rules.sorted(by: { $0.key < $1.key }) { publishRuleState(client, rule: rule, fired: fired) }
     }
 
@@ -338,15 +354,21 @@ final class MosquittoConnection: @unchecked Sendable {
     }
 
     private func publishRuleState(_ client: OpaquePointer, rule: String, fired: Bool) {
+        publishedRuleStates[rule] = fired
         Self.publish(client, topic: topics.ruleState(rule: rule),
                      payload: fired ? HomeAssistantDiscovery.ruleFired : HomeAssistantDiscovery.ruleArmed, retain: true)
     }
 
     /// `offline` (retained), DISCONNECT, the network thread joined, the client freed; the
     /// connection cannot be used again. Runs on the queue, which keeps `self` (the callbacks'
-    /// user data) alive until the client is destroyed.
+    /// user data) alive until the client is destroyed. While connected it waits (on the
+    /// queue, up to ``closingWait`` each) for the PUBACK of `offline` and for the
+    /// disconnection, so that both reach the broker before the socket closes.
     func close() {
-        state.withLock { $0.phase = .closed }
+        let wasConnected = state.withLock { state in
+            defer { state.phase = .closed }
+            return state.phase == .connected
+        }
         queue.async {
             let waiters = self.state.withLock { state in
                 let waiters = Array(state.connectWaiters.values) + Array(state.ackWaiters.values)
@@ -357,8 +379,18 @@ final class MosquittoConnection: @unchecked Sendable {
             for waiter in waiters { waiter.resume(.failed(self.error(retryable: true, "the connection was closed"))) }
             guard let client = self.client else { return }
             if self.loopRunning {
-                Self.publish(client, topic: self.topics.status, payload: MQTTSink.offline, retain: true)
+                let acknowledged = DispatchSemaphore(value: 0)
+                let disconnected = DispatchSemaphore(value: 0)
+                let published = self.state.withLock { state in
+                    var mid: Int32 = 0
+                    let rc = Self.publish(client, topic: self.topics.status, payload: MQTTSink.offline, qos: 1, retain: true, mid: &mid)
+                    if rc == MOSQ_ERR_SUCCESS.rawValue { state.closingAcknowledgement = (mid, acknowledged) }
+                    state.disconnection = disconnected
+                    return rc == MOSQ_ERR_SUCCESS.rawValue
+                }
+                if wasConnected, published { _ = acknowledged.wait(timeout: .now() + Self.closingWait) }
                 mosquitto_disconnect(client)
+                if wasConnected { _ = disconnected.wait(timeout: .now() + Self.closingWait) }
                 mosquitto_loop_stop(client, false)
                 self.loopRunning = false
             }
@@ -366,6 +398,9 @@ final class MosquittoConnection: @unchecked Sendable {
             self.client = nil
         }
     }
+
+    /// How long closing waits for the broker's PUBACK of `offline`, then for the disconnection.
+    static let closingWait = DispatchTimeInterval.seconds(2)
 
     /// Ends the TCP connection without a DISCONNECT, as a crash would: the broker publishes
     /// the last will, and the network thread reconnects. For tests.
@@ -393,7 +428,11 @@ final class MosquittoConnection: @unchecked Sendable {
 
     private static let onPublish: pricewatch_mosquitto_publish_callback = { _, userdata, mid in
         guard let connection = connection(userdata) else { return }
-        connection.state.withLock { $0.ackWaiters.removeValue(forKey: mid) }?.resume(.done)
+        let (waiter, closing) = connection.state.withLock { state in
+            (state.ackWaiters.removeValue(forKey: mid), state.closingAcknowledgement?.mid == mid ? state.closingAcknowledgement?.signal : nil)
+        }
+        waiter?.resume(.done)
+        closing?.signal()
     }
 
     private static let onMessage: pricewatch_mosquitto_message_callback = { _, userdata, message in
@@ -406,16 +445,18 @@ final class MosquittoConnection: @unchecked Sendable {
 
     private func connected(_ rc: Int32) {
         if rc == 0 {
-            let waiters = state.withLock { state in
-                if state.phase != .closed { state.phase = .connected }
-                let waiters = Array(state.connectWaiters.values)
-                state.connectWaiters = [:]
-                return waiters
-            }
-            for waiter in waiters { waiter.resume(.done) }
+            // Connected and announced in one step on the queue: a state update queued before
+            // it is left to the announcement, one after it sends only what changed since.
             queue.async {
-                guard let client = self.client, self.phase == .connected else { return }
-                self.announce(client)
+                let (waiters, open) = self.state.withLock { state in
+                    let open = state.phase != .closed
+                    if open { state.phase = .connected }
+                    let waiters = Array(state.connectWaiters.values)
+                    state.connectWaiters = [:]
+                    return (waiters, open)
+                }
+                if open, let client = self.client { self.announce(client) }
+                for waiter in waiters { waiter.resume(.done) }
             }
             return
         }
@@ -431,9 +472,11 @@ final class MosquittoConnection: @unchecked Sendable {
 
     private func disconnected(_ rc: Int32) {
         // rc 0: our own DISCONNECT. Otherwise the network thread reconnects by itself.
-        state.withLock { state in
+        let closing = state.withLock { state in
             if state.phase == .connected { state.phase = rc == 0 ? .idle : .connecting }
+            return state.disconnection
         }
+        closing?.signal()
     }
 
     private func received(topic: String, payload: String) {
