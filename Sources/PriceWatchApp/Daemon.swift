@@ -248,7 +248,7 @@ public enum Daemon {
             }
         }
         var (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration, transport: transports.http, mailTransport: transports.mail,
-                                                            alertCharts: alertCharts)
+                                                            alertCharts: alertCharts, forDaemon: true)
         if let metrics {
             sinks = Dictionary(uniqueKeysWithValues: sinks.map { ($0.key, MeasuredNotificationSink($0.value, name: $0.key, metrics: metrics)) })
         }

@@ -188,6 +188,26 @@ struct MQTTBrokerTests {
         }
     }
 
+    @Test func aCommandsSinkDeliversWithoutTouchingTheStatus() async throws {
+        let broker = try MosquittoTestBroker()
+        defer { broker.stop() }
+        try await broker.waitUntilListening()
+        let live = try await subscriber(broker)
+        var settings = sink(broker, name: "command").settings
+        settings.announcesAvailability = false
+        do {
+            let sink = MQTTSink(name: "command", settings: settings)
+            try await sink.deliver(WebhookFixtures.fall)
+            _ = try await waitFor("the alert (got \(live.messages.map(\.topic)))") { live.last(on: "pricewatch/alerts/aapl-drop") }
+            sink.dropConnectionUncleanly()
+        }
+        try await waitUntil("the command's client to be gone (log: \(broker.logText))") {
+            broker.logText.contains("pricewatch-test-command-\(broker.port) closed its connection")
+                || broker.logText.contains("Received DISCONNECT from pricewatch-test-command-\(broker.port)")
+        }
+        #expect(live.last(on: "pricewatch/status") == nil, "\(live.messages.map { "\($0.topic)=\($0.payload)" })")
+    }
+
     static func object(_ json: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "not a JSON object: \(json)")
     }
@@ -248,6 +268,26 @@ struct MQTTSinkTests {
         #expect(settings.discoveryPrefix == "homeassistant")
         #expect(settings.timeout == .seconds(10))
         #expect(!settings.description.contains("pw,"))
+    }
+
+    @Test func aCommandsSinkHasItsOwnCleanSessionAndAnnouncesNothing() {
+        let options = MQTTSink.schema.filling(AdapterOptions(["host": .string("broker.lan")]))
+        let settings = MQTTSink.make(SinkConfiguration(name: "home", type: "mqtt", options: options), forDaemon: false)
+        #expect(settings.clientID.hasPrefix("pricewatch-home-cli-"))
+        #expect(!settings.announcesAvailability)
+        let context = AdapterContext(http: UnusedHTTPTransport(), wallClock: { Timestamp(seconds: 0) }, mainFile: "test.toml")
+        let built = MQTTSink.kind.make(SinkConfiguration(name: "home", type: "mqtt", options: options), context)
+        #expect((built.adapter as? MQTTSink)?.settings.announcesAvailability == false)
+        let daemon = AdapterContext(http: UnusedHTTPTransport(), wallClock: { Timestamp(seconds: 0) }, mainFile: "test.toml", forDaemon: true)
+        let daemonSink = MQTTSink.kind.make(SinkConfiguration(name: "home", type: "mqtt", options: options), daemon).adapter as? MQTTSink
+        #expect(daemonSink?.settings.clientID == "pricewatch-home")
+        #expect(daemonSink?.settings.announcesAvailability == true)
+    }
+
+    struct UnusedHTTPTransport: HTTPTransport {
+        func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
+            throw HTTPTransportError(.invalidRequest, "unused")
+        }
     }
 
     @Test func objectIDsAndTopicLevels() {

@@ -19,10 +19,15 @@ public struct MQTTSettings: Sendable, Hashable, CustomStringConvertible, CustomD
     public var discoveryPrefix: String
     /// How long a delivery waits for the connection and for the broker's PUBACK.
     public var timeout: Duration
+    /// The daemon's connection (true): a persistent session under ``clientID``, the last
+    /// will, `online`/`offline` and discovery. A command's (`notify-test`): a clean session
+    /// under a client id of its own, without any of them, so it neither takes the daemon's
+    /// session over nor marks it offline when it exits.
+    public var announcesAvailability: Bool
 
     public init(host: String, port: Int = 1883, username: String? = nil, password: String? = nil, tls: Bool = false,
                 prefix: String = "pricewatch", clientID: String = "pricewatch", discovery: Bool = true,
-                discoveryPrefix: String = "homeassistant", timeout: Duration = .seconds(10)) {
+                discoveryPrefix: String = "homeassistant", timeout: Duration = .seconds(10), announcesAvailability: Bool = true) {
         self.host = host
         self.port = port
         self.username = username
@@ -33,6 +38,7 @@ public struct MQTTSettings: Sendable, Hashable, CustomStringConvertible, CustomD
         self.discovery = discovery
         self.discoveryPrefix = discoveryPrefix
         self.timeout = timeout
+        self.announcesAvailability = announcesAvailability
     }
 
     /// The topics these settings publish to.

@@ -1,9 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PriceWatchCore
 
 extension MQTTSink {
     /// `type = "mqtt"`: its keys and its factory.
-    public static let kind = SinkKind(schema: schema, make: { settings, _ in
-        AdapterBuild(MQTTSink(name: settings.name, settings: make(settings)))
+    public static let kind = SinkKind(schema: schema, make: { settings, context in
+        AdapterBuild(MQTTSink(name: settings.name, settings: make(settings, forDaemon: context.forDaemon)))
     })
 
     /// The keys of a `[sinks.NAME]` table of type `mqtt`, with their defaults.
@@ -32,8 +35,10 @@ extension MQTTSink {
             return problems
         })
 
-    /// The settings of a validated `[sinks.NAME]` table of type `mqtt` (defaults filled in).
-    public static func make(_ configuration: SinkConfiguration) -> MQTTSettings {
+    /// The settings of a validated `[sinks.NAME]` table of type `mqtt` (defaults filled in);
+    /// not `forDaemon`, those of a command (``MQTTSettings/announcesAvailability``), whose
+    /// client id is the configured one with `-cli-PID`.
+    public static func make(_ configuration: SinkConfiguration, forDaemon: Bool = true) -> MQTTSettings {
         let options = configuration.options
         var settings = MQTTSettings(host: options.string("host") ?? "")
         if let port = options.integer("port") { settings.port = port }
@@ -45,6 +50,10 @@ extension MQTTSink {
         settings.discovery = options.boolean("discovery") ?? true
         if let prefix = options.string("discovery_prefix") { settings.discoveryPrefix = prefix }
         if let timeout = options.duration("timeout") { settings.timeout = .seconds(timeout.seconds) }
+        if !forDaemon {
+            settings.announcesAvailability = false
+            settings.clientID += "-cli-\(getpid())"
+        }
         return settings
     }
 }

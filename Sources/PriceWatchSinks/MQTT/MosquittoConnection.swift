@@ -270,7 +270,7 @@ final class MosquittoConnection: @unchecked Sendable {
         }
         if client == nil {
             MosquittoLibrary.initialise()
-            guard let created = mosquitto_new(settings.clientID, false, Unmanaged.passUnretained(self).toOpaque()) else {
+            guard let created = mosquitto_new(settings.clientID, !settings.announcesAvailability, Unmanaged.passUnretained(self).toOpaque()) else {
                 fail(error(retryable: true, "could not create the MQTT client: \(Self.describe(MOSQ_ERR_ERRNO.rawValue))"))
                 return
             }
@@ -306,8 +306,10 @@ final class MosquittoConnection: @unchecked Sendable {
             let rc = mosquitto_tls_set(client, nil, Self.systemCertificates, nil, nil, nil)
             if rc != MOSQ_ERR_SUCCESS.rawValue { return error(retryable: false, "could not set up TLS with \(Self.systemCertificates): \(Self.describe(rc))") }
         }
-        let will = mosquitto_will_set(client, topics.status, Int32(MQTTSink.offline.utf8.count), MQTTSink.offline, 1, true)
-        if will != MOSQ_ERR_SUCCESS.rawValue { return error(retryable: false, "could not set the last will on \(topics.status): \(Self.describe(will))") }
+        if settings.announcesAvailability {
+            let will = mosquitto_will_set(client, topics.status, Int32(MQTTSink.offline.utf8.count), MQTTSink.offline, 1, true)
+            if will != MOSQ_ERR_SUCCESS.rawValue { return error(retryable: false, "could not set the last will on \(topics.status): \(Self.describe(will))") }
+        }
         mosquitto_reconnect_delay_set(client, 1, 30, true)
         mosquitto_connect_callback_set(client, Self.onConnect)
         mosquitto_disconnect_callback_set(client, Self.onDisconnect)
@@ -329,6 +331,7 @@ final class MosquittoConnection: @unchecked Sendable {
     /// After a CONNACK: `online`, the birth subscription, discovery and every mirrored value.
     private func announce(_ client: OpaquePointer) {
         dispatchPrecondition(condition: .onQueue(queue))
+        guard settings.announcesAvailability else { return }
         Self.publish(client, topic: topics.status, payload: MQTTSink.online, retain: true)
         if settings.discovery {
             _ = mosquitto_subscribe(client, nil, topics.homeAssistantStatus, 1)
@@ -381,14 +384,14 @@ final class MosquittoConnection: @unchecked Sendable {
             if self.loopRunning {
                 let acknowledged = DispatchSemaphore(value: 0)
                 let disconnected = DispatchSemaphore(value: 0)
-                let published = self.state.withLock { state in
+                let published = self.settings.announcesAvailability && self.state.withLock { state in
                     var mid: Int32 = 0
                     let rc = Self.publish(client, topic: self.topics.status, payload: MQTTSink.offline, qos: 1, retain: true, mid: &mid)
                     if rc == MOSQ_ERR_SUCCESS.rawValue { state.closingAcknowledgement = (mid, acknowledged) }
-                    state.disconnection = disconnected
                     return rc == MOSQ_ERR_SUCCESS.rawValue
                 }
                 if wasConnected, published { _ = acknowledged.wait(timeout: .now() + Self.closingWait) }
+                self.state.withLock { $0.disconnection = disconnected }
                 mosquitto_disconnect(client)
                 if wasConnected { _ = disconnected.wait(timeout: .now() + Self.closingWait) }
                 mosquitto_loop_stop(client, false)
