@@ -16,7 +16,8 @@ import Testing
         let schemas = AdapterCatalog.schemas.providers + AdapterCatalog.schemas.sinks
         let withDefaults = schemas.flatMap { schema in schema.fields.filter { $0.defaultValue != nil }.map { (schema.type, $0.key) } }
         #expect(withDefaults.map { "\($0.0).\($0.1)" }
-            == ["yahoo.user_agent", "stdout.format", "webhook.format", "webhook.timeout", "email.tls", "email.timeout", "email.chart"])
+            == ["yahoo.user_agent", "stdout.format", "webhook.format", "webhook.timeout", "email.tls", "email.timeout", "email.chart",
+                "mqtt.port", "mqtt.tls", "mqtt.prefix", "mqtt.discovery", "mqtt.discovery_prefix", "mqtt.timeout"])
         for schema in schemas {
             let filled = schema.filling(AdapterOptions())
             for field in schema.fields {
@@ -128,7 +129,12 @@ import Testing
                 let files = sources.filter { _, text in
                     spellings.contains { text.contains($0) } && text.contains("\"\(field.key)\"")
                 }.map(\.path)
-                #expect(files.count == 1, "\(schema.type).\(field.key): its default is written in \(files)")
+                // Types that declare the same key with the same default (webhook and mqtt: timeout
+                // 10s) each write it once, in their own schema.
+                let declaring = (AdapterCatalog.schemas.providers + AdapterCatalog.schemas.sinks).filter {
+                    $0.field(field.key)?.defaultValue == field.defaultValue
+                }
+                #expect(files.count == declaring.count, "\(schema.type).\(field.key): its default is written in \(files)")
             }
         }
     }

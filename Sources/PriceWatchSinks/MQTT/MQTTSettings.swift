@@ -25,9 +25,11 @@ public struct MQTTSettings: Sendable, Hashable, CustomStringConvertible, CustomD
     /// session over nor marks it offline when it exits.
     public var announcesAvailability: Bool
 
-    public init(host: String, port: Int = 1883, username: String? = nil, password: String? = nil, tls: Bool = false,
-                prefix: String = "pricewatch", clientID: String = "pricewatch", discovery: Bool = true,
-                discoveryPrefix: String = "homeassistant", timeout: Duration = .seconds(10), announcesAvailability: Bool = true) {
+    /// Every default is the schema's (``MQTTSink/schema``), where defaults are declared.
+    public init(host: String, port: Int = Self.declaredPort, username: String? = nil, password: String? = nil,
+                tls: Bool = Self.declaredBoolean("tls"), prefix: String = Self.declaredString("prefix"), clientID: String,
+                discovery: Bool = Self.declaredBoolean("discovery"), discoveryPrefix: String = Self.declaredString("discovery_prefix"),
+                timeout: Duration = Self.declaredTimeout, announcesAvailability: Bool = true) {
         self.host = host
         self.port = port
         self.username = username
@@ -39,6 +41,26 @@ public struct MQTTSettings: Sendable, Hashable, CustomStringConvertible, CustomD
         self.discoveryPrefix = discoveryPrefix
         self.timeout = timeout
         self.announcesAvailability = announcesAvailability
+    }
+
+    /// The schema's default port.
+    public static var declaredPort: Int {
+        if case .integer(let port)? = MQTTSink.schema.field("port")?.defaultValue { port } else { 0 }
+    }
+
+    /// The schema's default timeout.
+    public static var declaredTimeout: Duration {
+        MQTTSink.schema.field("timeout")?.defaultValue?.durationValue ?? .zero
+    }
+
+    /// The schema's default of the string key `key`.
+    public static func declaredString(_ key: String) -> String {
+        MQTTSink.schema.field(key)?.defaultValue?.stringValue ?? ""
+    }
+
+    /// The schema's default of the boolean key `key`.
+    public static func declaredBoolean(_ key: String) -> Bool {
+        if case .boolean(let value)? = MQTTSink.schema.field(key)?.defaultValue { value } else { false }
     }
 
     /// The topics these settings publish to.

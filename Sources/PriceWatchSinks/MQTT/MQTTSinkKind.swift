@@ -40,14 +40,14 @@ extension MQTTSink {
     /// client id is the configured one with `-cli-PID`.
     public static func make(_ configuration: SinkConfiguration, forDaemon: Bool = true) -> MQTTSettings {
         let options = configuration.options
-        var settings = MQTTSettings(host: options.string("host") ?? "")
+        var settings = MQTTSettings(host: options.string("host") ?? "", clientID: "pricewatch-\(configuration.name)")
         if let port = options.integer("port") { settings.port = port }
         settings.username = options.string("username")
         settings.password = options.secret("password")?.value
-        settings.tls = options.boolean("tls") ?? false
+        if let tls = options.boolean("tls") { settings.tls = tls }
         if let prefix = options.string("prefix") { settings.prefix = prefix }
-        settings.clientID = options.string("client_id") ?? "pricewatch-\(configuration.name)"
-        settings.discovery = options.boolean("discovery") ?? true
+        if let clientID = options.string("client_id") { settings.clientID = clientID }
+        if let discovery = options.boolean("discovery") { settings.discovery = discovery }
         if let prefix = options.string("discovery_prefix") { settings.discoveryPrefix = prefix }
         if let timeout = options.duration("timeout") { settings.timeout = .seconds(timeout.seconds) }
         if !forDaemon {

@@ -168,7 +168,9 @@ final class MosquittoConnection: @unchecked Sendable {
                 if Task.isCancelled { waiter.resume(.failed(cancelled)) }
             }
         } onCancel: {
-            holder.withLock { $0 }?.resume(.failed(cancelled))
+            guard let waiter = holder.withLock({ $0 }) else { return }
+            waiter.resume(.failed(cancelled))
+            forget(waiter)
         }
     }
 
