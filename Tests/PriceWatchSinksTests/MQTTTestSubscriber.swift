@@ -1,5 +1,6 @@
 import CMosquitto
 import Foundation
+import PriceWatchTestKit
 import Synchronization
 
 /// A subscriber to every topic of a test broker (`#`, QoS 1) through libmosquitto, recording
@@ -62,6 +63,16 @@ final class MQTTTestSubscriber: @unchecked Sendable {
     }
 
     func clear() { received.withLock { $0.removeAll() } }
+
+    /// Returns once every message the broker had routed to this subscriber before now has
+    /// arrived: a marker published now comes back after them (the broker queues this
+    /// subscriber's messages in order), so a PUBACK a publisher got is followed here by its
+    /// message before the marker.
+    func sync() async throws {
+        let marker = "test/barrier/\(UUID().uuidString)"
+        publish(marker, "barrier")
+        try await waitUntil("the barrier message on \(marker)") { last(on: marker) != nil }
+    }
 
     func stop() {
         mosquitto_disconnect(client)

@@ -4,8 +4,9 @@ import Glibc
 import Foundation
 import Synchronization
 
-/// A loopback "broker" that accepts the connection (CONNACK, accepted) and then never answers
-/// again: a PUBLISH with QoS 1 gets no PUBACK. For the sink's acknowledgement timeout.
+/// A loopback "broker" that answers the CONNECT with a CONNACK of the given return code (0,
+/// accepted, by default; 3 is "server unavailable") and then never answers again: a PUBLISH
+/// with QoS 1 gets no PUBACK. For the sink's acknowledgement timeout and a temporary refusal.
 final class SilentMQTTBroker: @unchecked Sendable {
     // @unchecked: `listener` is immutable; `connections` is in a mutex.
     let port: UInt16
@@ -14,7 +15,10 @@ final class SilentMQTTBroker: @unchecked Sendable {
     /// Bytes received after the CONNECT: the publishes that were never acknowledged.
     private let received = Mutex(0)
 
-    init() throws {
+    private let connackCode: UInt8
+
+    init(connackCode: UInt8 = 0) throws {
+        self.connackCode = connackCode
         listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw MosquittoTestBroker.BrokerError(description: "socket failed: errno \(errno)") }
         var address = sockaddr_in()
@@ -55,7 +59,7 @@ final class SilentMQTTBroker: @unchecked Sendable {
             guard count > 0 else { return }
             if !connected {
                 connected = true
-                let connack: [UInt8] = [0x20, 0x02, 0x00, 0x00]
+                let connack: [UInt8] = [0x20, 0x02, 0x00, connackCode]
                 _ = connack.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             } else {
                 received.withLock { $0 += count }
@@ -63,7 +67,15 @@ final class SilentMQTTBroker: @unchecked Sendable {
         }
     }
 
+    private let stopped = Mutex(false)
+
+    /// Closes the listening socket and every connection; once, however often it is called.
     func stop() {
+        let wasStopped = stopped.withLock { stopped in
+            defer { stopped = true }
+            return stopped
+        }
+        guard !wasStopped else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         for connection in connections.withLock({ $0 }) {
