@@ -208,6 +208,33 @@ struct MQTTBrokerTests {
         #expect(live.last(on: "pricewatch/status") == nil, "\(live.messages.map { "\($0.topic)=\($0.payload)" })")
     }
 
+    @Test func tlsWithTheBrokersCertificateDeliversAndAnUntrustedOneIsRefused() async throws {
+        let broker = try MosquittoTestBroker(tls: true)
+        defer { broker.stop() }
+        try await broker.waitUntilListening()
+        var settings = MQTTSettings(host: "127.0.0.1", port: Int(broker.port), clientID: "pricewatch-test-tls-\(broker.port)",
+                                    discovery: false, timeout: .seconds(20))
+        settings.tls = true
+        settings.caFile = broker.certificate
+        try await MQTTSink(name: "tls", settings: settings).deliver(WebhookFixtures.fall)
+        try await waitUntil("the alert over TLS in the broker's log (log: \(broker.logText))") {
+            broker.logText.contains("Received PUBLISH from pricewatch-test-tls-\(broker.port)")
+                && broker.logText.contains("'pricewatch/alerts/aapl-drop'")
+        }
+
+        // The system's CAs do not know the self-signed certificate.
+        settings.caFile = nil
+        settings.clientID += "-untrusted"
+        settings.timeout = .seconds(2)
+        do {
+            try await MQTTSink(name: "untrusted", settings: settings).deliver(WebhookFixtures.fall)
+            Issue.record("delivered to a broker whose certificate nobody trusts")
+        } catch {
+            #expect(error.isRetryable, "\(error.message)")
+            #expect(error.message.hasPrefix("mqtt/untrusted: "))
+        }
+    }
+
     static func object(_ json: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "not a JSON object: \(json)")
     }

@@ -19,8 +19,10 @@ final class MosquittoTestBroker: @unchecked Sendable {
     private let process = Process()
     private let log: String
 
-    /// Starts the broker; with `credentials`, only that user and password may connect.
-    init(credentials: (username: String, password: String)? = nil) throws {
+    /// Starts the broker; with `credentials`, only that user and password may connect; with
+    /// `tls`, the listener speaks TLS only, with a self-signed certificate for 127.0.0.1
+    /// (``certificate``, which clients trust as their CA file).
+    init(credentials: (username: String, password: String)? = nil, tls: Bool = false) throws {
         directory = try TemporaryDirectory()
         port = try Self.freePort()
         log = directory.file("mosquitto.log")
@@ -31,6 +33,10 @@ final class MosquittoTestBroker: @unchecked Sendable {
             log_type all
 
             """
+        if tls {
+            try Self.makeCertificate(certificate: directory.file("cert.pem"), key: directory.file("key.pem"))
+            config += "cafile \(directory.file("cert.pem"))\ncertfile \(directory.file("cert.pem"))\nkeyfile \(directory.file("key.pem"))\n"
+        }
         // As root, mosquitto would switch to its own user, who cannot read the temporary files.
         if getuid() == 0 { config += "user root\n" }
         if let credentials {
@@ -62,6 +68,24 @@ final class MosquittoTestBroker: @unchecked Sendable {
         try await waitUntil("mosquitto to listen on 127.0.0.1:\(port) (running: \(process.isRunning); log: \(logText))") {
             guard process.isRunning else { throw BrokerError(description: "mosquitto exited with status \(process.terminationStatus): \(logText)") }
             return Self.accepts(port: port)
+        }
+    }
+
+    /// The TLS listener's self-signed certificate (with `tls`).
+    var certificate: String { directory.file("cert.pem") }
+
+    static func makeCertificate(certificate: String, key: String) throws {
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-sha256", "-days", "1",
+                             "-keyout", key, "-out", certificate, "-subj", "/CN=localhost",
+                             "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"]
+        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        guard openssl.terminationStatus == 0 else {
+            throw BrokerError(description: "openssl req -x509 exited with status \(openssl.terminationStatus), expected 0")
         }
     }
 

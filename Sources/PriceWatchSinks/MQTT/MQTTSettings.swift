@@ -10,6 +10,8 @@ public struct MQTTSettings: Sendable, Hashable, CustomStringConvertible, CustomD
     public var password: String?
     /// TLS to the broker, verified against the system's CA certificates.
     public var tls: Bool
+    /// With ``tls``: the PEM file of CA certificates to trust instead of the system's.
+    public var caFile: String?
     /// The first level of every topic pricewatch publishes (`pricewatch/alerts/RULE`).
     public var prefix: String
     /// Stable across restarts: the broker keeps the persistent session under it.
@@ -29,7 +31,7 @@ public struct MQTTSettings: Sendable, Hashable, CustomStringConvertible, CustomD
     public init(host: String, port: Int = Self.declaredPort, username: String? = nil, password: String? = nil,
                 tls: Bool = Self.declaredBoolean("tls"), prefix: String = Self.declaredString("prefix"), clientID: String,
                 discovery: Bool = Self.declaredBoolean("discovery"), discoveryPrefix: String = Self.declaredString("discovery_prefix"),
-                timeout: Duration = Self.declaredTimeout, announcesAvailability: Bool = true) {
+                timeout: Duration = Self.declaredTimeout, announcesAvailability: Bool = true, caFile: String? = nil) {
         self.host = host
         self.port = port
         self.username = username
@@ -41,6 +43,7 @@ public struct MQTTSettings: Sendable, Hashable, CustomStringConvertible, CustomD
         self.discoveryPrefix = discoveryPrefix
         self.timeout = timeout
         self.announcesAvailability = announcesAvailability
+        self.caFile = caFile
     }
 
     /// The schema's default port.

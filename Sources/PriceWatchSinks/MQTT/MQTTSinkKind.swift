@@ -17,6 +17,7 @@ extension MQTTSink {
             .init("username", .string, "the username the broker authenticates"),
             .init("password", .secret, "the password: { file = ... }, { credential = ... } or { env = ... }"),
             .init("tls", .boolean, default: .boolean(false), "TLS to the broker, verified against the system's CA certificates"),
+            .init("ca_file", .existingFile, "with `tls = true`, a PEM file of CA certificates to trust instead of the system's"),
             .init("prefix", .string, default: .string("pricewatch"), "the first level of the topics: PREFIX/alerts/RULE, PREFIX/price/SYMBOL, PREFIX/status"),
             .init("client_id", .string, "the MQTT client id of the persistent session (default `pricewatch-NAME`)"),
             .init("discovery", .boolean, default: .boolean(true), "publish Home Assistant discovery configs for prices and rule states"),
@@ -45,6 +46,7 @@ extension MQTTSink {
         settings.username = options.string("username")
         settings.password = options.secret("password")?.value
         if let tls = options.boolean("tls") { settings.tls = tls }
+        settings.caFile = options.path("ca_file")
         if let prefix = options.string("prefix") { settings.prefix = prefix }
         if let clientID = options.string("client_id") { settings.clientID = clientID }
         if let discovery = options.boolean("discovery") { settings.discovery = discovery }

@@ -305,8 +305,10 @@ final class MosquittoConnection: @unchecked Sendable {
             if rc != MOSQ_ERR_SUCCESS.rawValue { return error(retryable: false, "could not set the username and password: \(Self.describe(rc))") }
         }
         if settings.tls {
-            let rc = mosquitto_tls_set(client, nil, Self.systemCertificates, nil, nil, nil)
-            if rc != MOSQ_ERR_SUCCESS.rawValue { return error(retryable: false, "could not set up TLS with \(Self.systemCertificates): \(Self.describe(rc))") }
+            let rc = mosquitto_tls_set(client, settings.caFile, settings.caFile == nil ? Self.systemCertificates : nil, nil, nil, nil)
+            if rc != MOSQ_ERR_SUCCESS.rawValue {
+                return error(retryable: false, "could not set up TLS with \(settings.caFile ?? Self.systemCertificates): \(Self.describe(rc))")
+            }
         }
         if settings.announcesAvailability {
             let will = mosquitto_will_set(client, topics.status, Int32(MQTTSink.offline.utf8.count), MQTTSink.offline, 1, true)
