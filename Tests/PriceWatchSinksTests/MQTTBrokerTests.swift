@@ -235,6 +235,31 @@ struct MQTTBrokerTests {
         }
     }
 
+    /// A reload that changed a sink's settings: the new sink's connection retires the old one
+    /// (offline, DISCONNECT) before it connects under the same client id, so the two never
+    /// take the session from each other.
+    @Test func aSinkWithChangedSettingsRetiresTheOldConnection() async throws {
+        let broker = try MosquittoTestBroker()
+        defer { broker.stop() }
+        try await broker.waitUntilListening()
+        let live = try await subscriber(broker)
+        let old = sink(broker, name: "reloaded")
+        try await old.deliver(WebhookFixtures.fall)
+        var changed = old.settings
+        changed.timeout = .seconds(21)
+        let new = MQTTSink(name: "reloaded", settings: changed)
+        try await new.deliver(WebhookFixtures.crossing)
+        let statuses = { live.messages.filter { $0.topic == "pricewatch/status" }.map(\.payload) }
+        try await waitUntil("online, offline, online on pricewatch/status (got \(statuses()))") { statuses() == ["online", "offline", "online"] }
+        #expect(!broker.logText.contains("already connected"), "the two connections took the session from each other")
+        do {
+            try await old.deliver(WebhookFixtures.fall)
+            Issue.record("the retired connection delivered")
+        } catch {
+            #expect(error.isRetryable, "\(error.message)")
+        }
+    }
+
     static func object(_ json: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "not a JSON object: \(json)")
     }

@@ -1,9 +1,14 @@
+import Dispatch
 import Synchronization
 
 /// The live MQTT connections of the process by sink identity and settings: a sink built
 /// again with the same ones (a configuration reload that changed other things) takes the
 /// existing connection instead of opening a second one with the same client id, which the
 /// broker would answer by dropping the first (and the first, reconnecting, the second).
+///
+/// A sink whose settings changed gets a new connection under the same client id; when that
+/// one starts it retires the old one (``retire(clientID:keeping:)``) rather than have the two
+/// take the session from each other until the old sink is let go.
 ///
 /// It holds the connections weakly: they close when their last sink goes.
 final class MQTTConnectionPool: Sendable {
@@ -29,6 +34,25 @@ final class MQTTConnectionPool: Sendable {
             let created = MQTTConnectionLifetime(MosquittoConnection(identity: identity, settings: settings))
             entries[key] = Entry(lifetime: created)
             return created
+        }
+    }
+
+    /// Closes every other live connection under `clientID` and forgets it; returns what
+    /// signals each close's end. Their sinks' later deliveries fail as retryable.
+    func retire(clientID: String, keeping connection: MosquittoConnection) -> [DispatchSemaphore] {
+        let retired: [MosquittoConnection] = entries.withLock { entries in
+            var retired: [MosquittoConnection] = []
+            for (key, entry) in entries where key.settings.clientID == clientID {
+                guard let other = entry.lifetime?.connection, other !== connection else { continue }
+                retired.append(other)
+                entries[key] = nil
+            }
+            return retired
+        }
+        return retired.map { other in
+            let done = DispatchSemaphore(value: 0)
+            other.close(done: done)
+            return done
         }
     }
 }

@@ -271,6 +271,12 @@ final class MosquittoConnection: @unchecked Sendable {
             loopRunning = false
         }
         if client == nil {
+            // An older connection under this client id (the sink's settings changed at a
+            // reload) goes first, its `offline` before our `online`. Bounded: two connections
+            // retiring each other at once each wait out the bound, then go on.
+            for retired in MQTTConnectionPool.shared.retire(clientID: settings.clientID, keeping: self) {
+                _ = retired.wait(timeout: .now() + Self.closingWait + Self.closingWait + .seconds(1))
+            }
             MosquittoLibrary.initialise()
             guard let created = mosquitto_new(settings.clientID, !settings.announcesAvailability, Unmanaged.passUnretained(self).toOpaque()) else {
                 fail(error(retryable: true, "could not create the MQTT client: \(Self.describe(MOSQ_ERR_ERRNO.rawValue))"))
@@ -371,7 +377,9 @@ final class MosquittoConnection: @unchecked Sendable {
     /// user data) alive until the client is destroyed. While connected it waits (on the
     /// queue, up to ``closingWait`` each) for the PUBACK of `offline` and for the
     /// disconnection, so that both reach the broker before the socket closes.
-    func close() {
+    ///
+    /// - Parameter done: signalled once the client is destroyed (or there was none).
+    func close(done: DispatchSemaphore? = nil) {
         let wasConnected = state.withLock { state in
             defer { state.phase = .closed }
             return state.phase == .connected
@@ -384,6 +392,7 @@ final class MosquittoConnection: @unchecked Sendable {
                 return waiters
             }
             for waiter in waiters { waiter.resume(.failed(self.error(retryable: true, "the connection was closed"))) }
+            defer { done?.signal() }
             guard let client = self.client else { return }
             if self.loopRunning {
                 let acknowledged = DispatchSemaphore(value: 0)
