@@ -1,6 +1,7 @@
 import Foundation
 import PriceWatchCore
-import PriceWatchSinks
+// `@testable` for `MQTTSink.dropConnectionUncleanly()`, which stands in for a crash.
+@testable import PriceWatchSinks
 import PriceWatchTestKit
 import Testing
 

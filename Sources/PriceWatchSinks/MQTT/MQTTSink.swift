@@ -76,8 +76,8 @@ public struct MQTTSink: NotificationSink, MarketStatePublisher, CustomStringConv
     }
 
     /// Ends the TCP connection without a DISCONNECT, as a crash would, so the broker publishes
-    /// the last will; the connection then reconnects by itself. For tests.
-    public func dropConnectionUncleanly() {
+    /// the last will; the connection then reconnects by itself. For tests (`@testable`).
+    func dropConnectionUncleanly() {
         connection.dropConnectionUncleanly()
     }
 }
