@@ -148,8 +148,13 @@ struct MainFileReader {
             let reader = TableReader(file: file, path: TOMLKeyPath(keys: "sinks", name), values: values, subject: .table)
             let errors = file.errorCount
             checkName(name, kind: "sink", reader: reader)
-            let schema = readType(reader, kind: "sink", among: schemas.sinks)
-            reader.checkUnknownKeys(allowed: SinkTypes.commonKeys + (schema?.keys ?? schemas.sinks.flatMap(\.keys)))
+            // `url = "tgram://TOKEN/CHAT"` without `type`: the one-line form (Apprise's URLs).
+            let isShorthand = !reader.has("type") && reader.has("url")
+            let shorthand = isShorthand ? readShorthand(reader) : nil
+            // A URL that stands for no sink was reported at `url`; there is no type to read.
+            let schema = isShorthand ? shorthand?.schema : readType(reader, kind: "sink", among: schemas.sinks)
+            reader.checkUnknownKeys(allowed: SinkTypes.commonKeys + (shorthand == nil ? [] : ["url"])
+                                    + (schema?.keys ?? schemas.sinks.flatMap(\.keys)))
             let maxAge = reader.duration("max_age") ?? SinkConfiguration.defaultMaxAge
             let groupWait = reader.duration("group_wait")
             if let groupWait, groupWait >= maxAge {
@@ -165,7 +170,7 @@ struct MainFileReader {
             }
             let quietHours = readQuietHours(reader)
             guard let schema else { continue }
-            let fields = decode(schema, reader)
+            let fields = decode(schema, reader, expanded: shorthand?.options)
             if file.errorCount == errors {
                 var sink = SinkConfiguration(name: name, type: schema.type, format: fields.string("format"),
                                              options: fields, maxAge: maxAge, groupWait: groupWait,
@@ -219,6 +224,56 @@ struct MainFileReader {
         return formats.first { $0 != "json" && $0 == type.lowercased() }
     }
 
+    /// The schemes of every sink type's one-line form, in the catalog's order.
+    var shorthandSchemes: [String] { schemas.sinks.flatMap { $0.shorthand?.schemes ?? [] } }
+
+    /// Reads `url` of a table written without `type` (`url = "tgram://TOKEN/CHAT"`, or a
+    /// secret `{ credential = "telegram-url" }` holding such a URL): the sink type its scheme
+    /// names and the options of the long form. Problems are reported at `url` and never show
+    /// the URL, only its scheme.
+    private func readShorthand(_ reader: TableReader) -> (schema: AdapterSchema, options: AdapterOptions)? {
+        let text: String, origin: String
+        switch reader["url"] {
+        case .string(let written)?:
+            text = written
+            origin = "url"
+        case .table?:
+            guard let secret = secrets.resolve("url", in: reader) else { return nil }
+            text = secret.value
+            origin = "url from \(secret.origin)"
+        case let other?:
+            reader.error("expected a URL such as \"tgram://TOKEN/CHAT\" (or \(SecretResolver.expectedForm) holding one), "
+                         + "found \(other.kindDescription)", key: "url")
+            return nil
+        case nil:
+            return nil
+        }
+        let known = "known schemes: \(shorthandSchemes.joined(separator: ", ")); or write type = \"...\" and the type's keys"
+        let url: ShorthandURL
+        do {
+            url = try ShorthandURL(text)
+        } catch {
+            reader.error("\(error.message) (\(known))", key: "url")
+            return nil
+        }
+        guard let schema = schemas.sinks.first(where: { $0.shorthand?.schemes.contains(url.scheme) == true }),
+              let shorthand = schema.shorthand else {
+            var message = "unknown URL scheme '\(url.scheme)://' for a sink written without 'type' (\(known))"
+            if url.scheme == "http" || url.scheme == "https" {
+                message += "; a plain web address is a webhook: write type = \"webhook\", or use json://HOST/PATH"
+            }
+            reader.error(message, key: "url")
+            return nil
+        }
+        do {
+            return (schema, try shorthand.expand(url, origin))
+        } catch {
+            reader.error("\(url.scheme):// URL: \(error.message) (expected \(Wording.quotedList(shorthand.examples, quote: "", conjunction: "or")))",
+                         key: "url")
+            return nil
+        }
+    }
+
     /// Reads `type` and returns its schema; a missing or unknown type is reported.
     private func readType(_ reader: TableReader, kind: String, among all: [AdapterSchema]) -> AdapterSchema? {
         let known = all.map(\.type)
@@ -252,10 +307,11 @@ struct MainFileReader {
 
     /// Decodes the type-specific fields of `schema`; missing required fields are reported,
     /// optional fields that are not written get their schema default.
-    private func decode(_ schema: AdapterSchema, _ reader: TableReader) -> AdapterOptions {
+    /// `expanded`: the options a one-line URL stands for; keys written beside it replace them.
+    private func decode(_ schema: AdapterSchema, _ reader: TableReader, expanded: AdapterOptions? = nil) -> AdapterOptions {
         let errors = file.errorCount
         // Optional keys that are not written take their schema default (the only one there is).
-        let result = schema.filling(decodeWritten(schema, reader))
+        let result = schema.filling(decodeWritten(schema, reader, expanded: expanded))
         if file.errorCount == errors, let check = schema.check {
             for problem in check(result) {
                 if let index = problem.index {
@@ -269,11 +325,12 @@ struct MainFileReader {
     }
 
     /// The fields of `schema` that the table writes, checked and decoded.
-    private func decodeWritten(_ schema: AdapterSchema, _ reader: TableReader) -> AdapterOptions {
-        var result = AdapterOptions()
+    private func decodeWritten(_ schema: AdapterSchema, _ reader: TableReader, expanded: AdapterOptions? = nil) -> AdapterOptions {
+        var result = expanded ?? AdapterOptions()
         for field in schema.fields {
-            guard reader.has(field.key) else {
-                if field.required {
+            // In the one-line form, `url` is the shorthand itself, not the type's own `url`.
+            guard reader.has(field.key), expanded == nil || field.key != "url" else {
+                if field.required, result[field.key] == nil {
                     reader.missing("missing required key '\(field.key)' for type '\(schema.type)' (\(field.summary))",
                                    keys: [field.key])
                 }

@@ -225,11 +225,6 @@ enum RuleReader {
         }
         guard valid else { return nil }
         let condition = SeriesCondition(timeframe: timeframe, of: of, level: level, trigger: trigger)
-        if let volume = condition.series.first(where: { $0.indicator.input == .volume }) {
-            let key = reader.has(.of) && of == volume ? RuleKey.of.name : (conditionKey?.name ?? RuleKey.of.name)
-            reader.file.warning("\(reader.table.name(key)): \(volume) is defined only where a bar's volume is known, and "
-                                + "quotes carry none yet: this rule stays warming up", at: reader.path.appending(key))
-        }
         return condition
     }
 

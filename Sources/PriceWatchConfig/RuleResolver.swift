@@ -77,6 +77,7 @@ struct RuleResolver: Sendable {
         if let provider, let rule = draft.rule, rule.portfolio == nil,
            let type = settings.providers.first(where: { $0.name == provider })?.type {
             warnAboutSpelling(of: rule.symbols, provider: provider, type: type, reader: reader)
+            warnAboutVolume(of: rule, provider: provider, type: type, reader: reader)
         }
         guard var rule = draft.rule.take(), let provider, let notify, !notify.isEmpty else { return nil }
         rule.provider = provider
@@ -95,5 +96,17 @@ struct RuleResolver: Sendable {
                                 + "(\(correction.expected)), found \(Wording.quoted(symbol)); did you mean "
                                 + "\(Wording.quoted(correction.spelling))?", at: path)
         }
+    }
+
+    /// Warns about a volume series on a provider whose quotes carry no day volume: the rule's
+    /// bars have no volume once the warm-up's are used up, so it stays warming up.
+    private func warnAboutVolume(of rule: Rule, provider: String, type: String, reader: TableReader) {
+        guard !DayVolumeProviders.types.contains(type),
+              let volume = rule.series?.series.first(where: { $0.indicator.input == .volume }) else { return }
+        let key = reader.has("of") && rule.series?.of == volume ? "of" : (rule.condition.key)
+        reader.file.warning("\(reader.name(key)): \(volume) is defined only on bars whose volume is known, and quotes of "
+                            + "provider '\(provider)' (\(type)) carry no day volume (those of "
+                            + DayVolumeProviders.types.sorted().joined(separator: ", ") + " do): this rule stays warming up",
+                            at: reader.path.appending(key))
     }
 }

@@ -19,7 +19,11 @@ extension ConfigurationLoader {
     /// Reads `state` and the sink types of the main file; its other keys, its rule files and
     /// its secrets are not read or checked. Returns nil, with the diagnostics, when the file
     /// cannot be read or `state` is not a path.
-    public static func stateLocation(mainFile: String) -> (location: StateLocation?, diagnostics: [Diagnostic]) {
+    ///
+    /// With `schemas`, a sink written as a plain-string Apprise-style URL without `type`
+    /// (`url = "tgram://…"`) gets the type its scheme names; one whose URL is a secret keeps
+    /// no identity (its secret is not read here).
+    public static func stateLocation(mainFile: String, schemas: AdapterSchemas? = nil) -> (location: StateLocation?, diagnostics: [Diagnostic]) {
         let directory = ConfigPaths.directory(of: mainFile)
         let baseDirectory = ConfigPaths.absolute(directory.isEmpty ? "." : directory)
         let main = ConfigFile.read(absolutePath: ConfigPaths.absolute(mainFile), displayPath: mainFile,
@@ -34,7 +38,11 @@ extension ConfigurationLoader {
         var identities: [String: String] = [:]
         if case .table(let sinks)? = root["sinks"] {
             for entry in sinks.entries {
-                if case .table(let table) = entry.value, case .string(let type)? = table["type"] {
+                guard case .table(let table) = entry.value else { continue }
+                if case .string(let type)? = table["type"] {
+                    identities[entry.key] = "\(type)/\(entry.key)"
+                } else if case .string(let url)? = table["url"], let scheme = try? ShorthandURL(url).scheme,
+                          let type = schemas?.sinks.first(where: { $0.shorthand?.schemes.contains(scheme) == true })?.type {
                     identities[entry.key] = "\(type)/\(entry.key)"
                 }
             }

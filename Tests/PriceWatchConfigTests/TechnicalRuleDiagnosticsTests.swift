@@ -74,9 +74,13 @@ import PriceWatchCore
         GoldenCase(name: "a volume series warns that it stays warming up", files: [
             "rules.d/a.toml": rule(head + "timeframe = \"1d\"\nof = \"volume\"\nabove = \"sma_volume(20)\""),
         ], expected: [
-            "$DIR/rules.d/a.toml:5:1: warning: rule 'x': of: volume is defined only where a bar's volume is known, and quotes "
-                + "carry none yet: this rule stays warming up",
+            "$DIR/rules.d/a.toml:5:1: warning: rule 'x': of: volume is defined only on bars whose volume is known, and quotes "
+                + "of provider 'demo' (replay) carry no day volume (those of kraken, twelvedata, yahoo do): this rule stays warming up",
         ]),
+        GoldenCase(name: "a volume series on a provider whose quotes carry the day's volume",
+                   main: "[providers.yahoo]\ntype = \"yahoo\"\n\n[sinks.console]\ntype = \"stdout\"\n", files: [
+            "rules.d/a.toml": rule(head + "timeframe = \"1d\"\nof = \"volume\"\nabove = \"sma_volume(20)\""),
+        ], expected: []),
     ]
 
     @Test(arguments: cases)

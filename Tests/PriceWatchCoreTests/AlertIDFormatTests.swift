@@ -22,4 +22,32 @@ import Testing
             #expect(AlertID.uuidShaped(value) == Self.straightforward(value), "value \(String(value, radix: 16))")
         }
     }
+
+    /// FNV-1a 128 over each part's UTF-8 and a 0xFF separator, written out here the plain way:
+    /// the ids of alerts already in state databases must not change when the engine hashes a
+    /// rule's part once and the time's digits without a string.
+    static func independentID(_ parts: [String]) -> String {
+        var value: UInt128 = 0x6c62272e07bb014262b821756295c58d
+        for part in parts {
+            for byte in Array(part.utf8) + [0xFF] {
+                value ^= UInt128(byte)
+                value = value &* 0x0000000001000000000000000000013B
+            }
+        }
+        let hex = String(value, radix: 16)
+        let digits = String(repeating: "0", count: 32 - hex.count) + hex
+        let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(digits.dropFirst(range.lowerBound).prefix(range.count))
+        }
+        return groups.joined(separator: "-")
+    }
+
+    @Test func idsAreTheHashOfRuleFingerprintSymbolAndTimeDigits() {
+        for milliseconds: Int64 in [0, 7, 1_727_875_800_000, -86_400_000, Int64.max, Int64.min + 1] {
+            for (rule, fingerprint, symbol) in [("aapl-200", "above=200;rearm=0", "AAPL"), ("é", "", "BTC-USD")] {
+                #expect(AlertID.make(rule: rule, fingerprint: fingerprint, symbol: symbol, time: Timestamp(milliseconds: milliseconds))
+                        == Self.independentID([rule, fingerprint, symbol, String(milliseconds)]), "\(milliseconds)")
+            }
+        }
+    }
 }

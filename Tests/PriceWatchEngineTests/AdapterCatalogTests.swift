@@ -8,8 +8,8 @@ import Testing
     @Test func eachTypeIsRegisteredOnceAndTheLoaderSeesTheSameTypesAsTheWiring() {
         let providers = AdapterCatalog.providers.map(\.type)
         let sinks = AdapterCatalog.sinks.map(\.type)
-        #expect(providers == ["replay", "yahoo", "finnhub", "twelvedata", "coinbase", "binance", "kraken"])
-        #expect(sinks == ["stdout", "webhook", "email", "mqtt"])
+        #expect(providers == ["replay", "yahoo", "finnhub", "twelvedata", "coinbase", "binance", "kraken", "coingecko"])
+        #expect(sinks == ["stdout", "webhook", "email", "telegram", "pushover", "gotify", "matrix", "mqtt"])
         #expect(AdapterCatalog.schemas.providers.map(\.type) == providers)
         #expect(AdapterCatalog.schemas.sinks.map(\.type) == sinks)
     }
@@ -21,6 +21,10 @@ import Testing
         #expect(email.secretKeys == ["password"])
         #expect(try #require(AdapterCatalog.sink(type: "mqtt")).schema.secretKeys == ["password"])
         #expect(email.fields.filter(\.required).map(\.key) == ["url", "from", "to"])
+        let secrets = ["telegram": ["token"], "pushover": ["token"], "gotify": ["token"], "matrix": ["access_token"]]
+        for (type, keys) in secrets {
+            #expect(try #require(AdapterCatalog.sink(type: type)).schema.secretKeys == keys, "\(type)")
+        }
         #expect(AdapterCatalog.providers.filter(\.schema.requiresAPIKey).map(\.type) == ["finnhub", "twelvedata"])
     }
 

@@ -10,9 +10,10 @@ import Testing
         "binance": BinanceDecoderTests.fixtures.union(ChartDecoderTests.binanceFixtures),
         "twelvedata": TwelveDataDecoderTests.fixtures,
         "kraken": KrakenDecoderTests.fixtures,
+        "coingecko": CoinGeckoProviderTests.fixtures,
     ]
 
-    @Test(arguments: ["yahoo", "finnhub", "coinbase", "binance", "twelvedata", "kraken"])
+    @Test(arguments: ["yahoo", "finnhub", "coinbase", "binance", "twelvedata", "kraken", "coingecko"])
     func everyFixtureIsDecodedByATest(service: String) throws {
         let files = try ProviderFixtures.files(service)
         #expect(!files.isEmpty)

@@ -15,7 +15,7 @@ import Testing
         let quote = try #require(try KrakenDecoder.quote(response, symbol: "XBTEUR", received: received).value)
         #expect(quote == Quote(symbol: "XBTEUR", price: ProviderFixtures.decimal("560.87711"),
                                time: Timestamp(year: 2016, month: 6, day: 2, hour: 10) ?? received,
-                               previousClose: ProviderFixtures.decimal("568.9891")))
+                               previousClose: ProviderFixtures.decimal("568.9891"), dayVolume: ProviderFixtures.decimal("84.23095922")))
         let undated = try ProviderFixtures.response("kraken", "ticker_XXBTZEUR.json")
         #expect(try KrakenDecoder.quote(undated, symbol: "XBTEUR", received: received).value?.time == received)
     }

@@ -17,14 +17,14 @@ import Testing
         let answers = try TwelveDataDecoder.decode(try ProviderFixtures.response("twelvedata", "quote_AAPL_openapi_example.json"),
                                                    requested: ["AAPL"])
         #expect(answers["AAPL"]?.value == Quote(symbol: "AAPL", price: d("148.85001"), time: Timestamp(seconds: 1_631_772_000),
-                                                 previousClose: d("149.09"), currency: "USD", exchange: "NASDAQ", marketState: "CLOSED"))
+                                                 previousClose: d("149.09"), currency: "USD", exchange: "NASDAQ", marketState: "CLOSED", dayVolume: d("67903927")))
     }
 
     @Test func batchKeyedBySymbol() throws {
         let answers = try TwelveDataDecoder.decode(try ProviderFixtures.response("twelvedata", "quote_multi_AAPL_MSFT.json"),
                                                    requested: ["AAPL", "msft", "NOPE"])
         #expect(answers["AAPL"]?.value == Quote(symbol: "AAPL", price: d("229.87"), time: Timestamp(seconds: 1_732_305_600),
-                                                 previousClose: d("228.52"), currency: "USD", exchange: "NASDAQ", marketState: "CLOSED"))
+                                                 previousClose: d("228.52"), currency: "USD", exchange: "NASDAQ", marketState: "CLOSED", dayVolume: d("35462000")))
         #expect(answers["msft"]?.value?.price == d("414.17"))
         #expect(answers["NOPE"]?.error?.kind == .unknownSymbol)
     }

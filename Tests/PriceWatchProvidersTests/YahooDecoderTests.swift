@@ -24,7 +24,7 @@ import Testing
         let quote = try #require(answers["AAPL"]?.value)
         #expect(quote == Quote(symbol: "AAPL", price: d("244.60"), time: Timestamp(seconds: 1_739_566_800),
                                previousClose: d("241.53"), currency: "USD", exchange: "NMS", marketState: "CLOSED",
-                               exchangeTimeZone: "America/New_York"))
+                               exchangeTimeZone: "America/New_York", dayVolume: d("40896227")))
         #expect(quote.time.rfc3339 == "2025-02-14T21:00:00Z")
     }
 
@@ -38,7 +38,7 @@ import Testing
         let alibaba = try #require(answers["BABA"]?.value)
         #expect(alibaba == Quote(symbol: "BABA", price: d("124.73"), time: Timestamp(seconds: 1_739_566_802),
                                  previousClose: d("119.54"), currency: "USD", exchange: "NYQ", marketState: "CLOSED",
-                                 exchangeTimeZone: "America/New_York"))
+                                 exchangeTimeZone: "America/New_York", dayVolume: d("52086273")))
         #expect(answers["NOPE"]?.error?.kind == .unknownSymbol)
     }
 
@@ -46,7 +46,7 @@ import Testing
         let answers = try YahooQuoteDecoder.decode(try ProviderFixtures.response("yahoo", "quote_BTC-USD.json"), requested: ["BTC-USD"])
         #expect(answers["BTC-USD"]?.value == Quote(symbol: "BTC-USD", price: d("96077.45"), time: Timestamp(seconds: 1_739_789_580),
                                                     previousClose: d("96137.88"), currency: "USD", exchange: "CCC",
-                                                    marketState: "REGULAR", exchangeTimeZone: "UTC"))
+                                                    marketState: "REGULAR", exchangeTimeZone: "UTC", dayVolume: d("21228961792")))
     }
 
     @Test func emptyResultMeansUnknownSymbol() throws {
@@ -197,7 +197,7 @@ import Testing
         let quote = try #require(YahooChartDecoder.decode(response, symbol: "AAPL", now: Timestamp(seconds: 1_742_830_000)).value)
         #expect(quote == Quote(symbol: "AAPL", price: d("220.00"), time: Timestamp(seconds: 1_742_824_293),
                                previousClose: d("167.3"), currency: "USD", exchange: "NMS", marketState: "REGULAR",
-                               exchangeTimeZone: "America/New_York"))
+                               exchangeTimeZone: "America/New_York", dayVolume: d("5800260")))
     }
 
     @Test func chartPrefersPreviousCloseOverTheChartsOwn() throws {
@@ -225,7 +225,7 @@ import Testing
         let quote = try #require(YahooChartDecoder.decode(response, symbol: "BTC-USD", now: Timestamp(seconds: 1_740_051_840)).value)
         #expect(quote == Quote(symbol: "BTC-USD", price: d("97208.17"), time: Timestamp(seconds: 1_740_051_840),
                                previousClose: d("7200.17"), currency: "USD", exchange: "CCC", marketState: "REGULAR",
-                               exchangeTimeZone: "UTC"))
+                               exchangeTimeZone: "UTC", dayVolume: d("27909466112")))
     }
 
     @Test func chartWithoutBarsStillHasTheMetaQuote() throws {

@@ -182,7 +182,7 @@ public enum PaperTrading {
 
     private static func withStore<T: Sendable>(configPath: String, create: Bool, report: ([Diagnostic]) -> Void,
                                                _ body: (SQLiteAlertStore) async throws -> T) async -> Result<T, Failure> {
-        let (location, diagnostics) = ConfigurationLoader.stateLocation(mainFile: configPath)
+        let (location, diagnostics) = ConfigurationLoader.stateLocation(mainFile: configPath, schemas: AdapterCatalog.schemas)
         report(diagnostics)
         guard let location else { return .failure(.configuration) }
         do {

@@ -20,7 +20,7 @@ public enum InspectState {
     /// Inspects the state of the configuration at `configPath`; `report` gets the main file's
     /// diagnostics first.
     public static func run(configPath: String, report: ([Diagnostic]) -> Void) -> Outcome {
-        let (location, diagnostics) = ConfigurationLoader.stateLocation(mainFile: configPath)
+        let (location, diagnostics) = ConfigurationLoader.stateLocation(mainFile: configPath, schemas: AdapterCatalog.schemas)
         report(diagnostics)
         guard let location else { return .configurationFailed }
         let path = location.statePath

@@ -82,7 +82,7 @@ public enum ManageSilences {
 
     private static func withStore(configPath: String, report: ([Diagnostic]) -> Void,
                                   _ body: (SQLiteAlertStore) async throws -> [Silence]) async -> Outcome {
-        let (location, diagnostics) = ConfigurationLoader.stateLocation(mainFile: configPath)
+        let (location, diagnostics) = ConfigurationLoader.stateLocation(mainFile: configPath, schemas: AdapterCatalog.schemas)
         report(diagnostics)
         guard let location else { return .configurationFailed }
         do {

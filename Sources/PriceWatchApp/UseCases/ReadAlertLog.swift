@@ -24,7 +24,7 @@ public enum ReadAlertLog {
     /// Reads the alerts `query` selects (quote time, rule, symbol, delivery state; filtered by
     /// the database). `report` gets the main file's diagnostics first.
     public static func read(configPath: String, query: AlertQuery, report: ([Diagnostic]) -> Void) async -> Outcome {
-        let (location, diagnostics) = ConfigurationLoader.stateLocation(mainFile: configPath)
+        let (location, diagnostics) = ConfigurationLoader.stateLocation(mainFile: configPath, schemas: AdapterCatalog.schemas)
         report(diagnostics)
         guard let location else { return .configurationFailed }
         do {

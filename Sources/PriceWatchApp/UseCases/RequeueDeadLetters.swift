@@ -20,7 +20,7 @@ public enum RequeueDeadLetters {
     /// after `since` (all dead deliveries when every one is nil), at `now`.
     public static func run(configPath: String, alertID: String?, sink: String?, since: Timestamp?, now: Timestamp,
                            report: ([Diagnostic]) -> Void) async -> Outcome {
-        let (location, diagnostics) = ConfigurationLoader.stateLocation(mainFile: configPath)
+        let (location, diagnostics) = ConfigurationLoader.stateLocation(mainFile: configPath, schemas: AdapterCatalog.schemas)
         report(diagnostics)
         guard let location else { return .configurationFailed }
         do {

@@ -15,12 +15,17 @@ public enum AdapterCatalog {
         CoinbaseProvider.kind,
         BinanceProvider.kind,
         KrakenProvider.kind,
+        CoinGeckoProvider.kind,
     ]
 
     public static let sinks: [SinkKind] = [
         StdoutSink.kind,
         WebhookSink.kind,
         EmailSink.kind,
+        TelegramSink.kind,
+        PushoverSink.kind,
+        GotifySink.kind,
+        MatrixSink.kind,
         MQTTSink.kind,
     ]
 

@@ -39,7 +39,8 @@ public enum AdapterFactory {
         var sinks: [String: any NotificationSink] = [:]
         var diagnostics: [Diagnostic] = []
         let context = AdapterContext(http: transport, mail: mailTransport, wallClock: wallClock, mainFile: configuration.mainFile,
-                                     alertCharts: alertCharts, forDaemon: forDaemon)
+                                     alertCharts: alertCharts, urgentRules: Set(configuration.rules.filter(\.urgent).map(\.id)),
+                                     forDaemon: forDaemon)
         for settings in configuration.sinks {
             guard let kind = AdapterCatalog.sink(type: settings.type) else {
                 diagnostics.append(.error("sinks.\(settings.name): sink type '\(settings.type)' is not supported by this build", path: configuration.mainFile))

@@ -59,9 +59,10 @@ public struct Alert: Sendable, Hashable, Codable {
     /// The same from the rule's id and message only (the engine's bar close reads those two
     /// fields in place rather than copying the whole rule for each alert).
     init(ruleID: String, message template: MessageTemplate?, fingerprint: String, conditionText: String, quote: Quote,
-         provider: String?, trigger: RuleStateMachine.Trigger, series: SeriesReading? = nil) {
+         provider: String?, trigger: RuleStateMachine.Trigger, series: SeriesReading? = nil, idPrefix: FNV1a128? = nil) {
         self.init(
-            id: AlertID.make(rule: ruleID, fingerprint: fingerprint, symbol: quote.symbol, time: quote.time),
+            id: AlertID.make(prefix: idPrefix ?? AlertID.prefix(rule: ruleID, fingerprint: fingerprint), symbol: quote.symbol,
+                             time: quote.time),
             rule: ruleID, symbol: quote.symbol, provider: provider, condition: conditionText,
             price: trigger.price, currency: quote.currency, time: quote.time, base: trigger.base,
             change: trigger.change, direction: trigger.side?.rawValue, message: "")

@@ -6,11 +6,23 @@
 /// ids; a firing replayed after a crash gets the id it had before.
 public enum AlertID {
     public static func make(rule: String, fingerprint: String, symbol: String, time: Timestamp) -> String {
+        make(prefix: prefix(rule: rule, fingerprint: fingerprint), symbol: symbol, time: time)
+    }
+
+    /// The hash of a rule's part of its alerts' ids, which the engine keeps per rule: the
+    /// fingerprint is most of the bytes hashed, and a bar close fires thousands of alerts.
+    static func prefix(rule: String, fingerprint: String) -> FNV1a128 {
         var hash = FNV1a128()
         hash.combine(rule)
         hash.combine(fingerprint)
+        return hash
+    }
+
+    /// The id of an alert of the rule whose ``prefix(rule:fingerprint:)`` is `prefix`.
+    static func make(prefix: FNV1a128, symbol: String, time: Timestamp) -> String {
+        var hash = prefix
         hash.combine(symbol)
-        hash.combine(String(time.milliseconds))
+        hash.combine(decimal: time.milliseconds)
         return uuidShaped(hash.value)
     }
 
@@ -45,6 +57,30 @@ struct FNV1a128 {
             value = value &* Self.prime
         }
         // A separator byte that cannot occur in UTF-8 keeps ("ab","c") apart from ("a","bc").
+        value ^= 0xFF
+        value = value &* Self.prime
+    }
+
+    /// The same as `combine(String(number))`, without making the string.
+    mutating func combine(decimal number: Int64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0) // 24 bytes: "-" and 19 digits fit
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var magnitude = number.magnitude
+            var end = buffer.count
+            repeat {
+                end -= 1
+                buffer[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if number < 0 {
+                end -= 1
+                buffer[end] = UInt8(ascii: "-")
+            }
+            for byte in buffer[end...] {
+                value ^= UInt128(byte)
+                value = value &* Self.prime
+            }
+        }
         value ^= 0xFF
         value = value &* Self.prime
     }

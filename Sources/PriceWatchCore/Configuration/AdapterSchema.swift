@@ -97,14 +97,18 @@ public struct AdapterSchema: Sendable {
     /// Checks across keys that the field kinds cannot express (an email sink's addresses and
     /// TLS mode), run when every field decoded; each problem is reported at its key.
     public var check: (@Sendable (AdapterOptions) -> [Problem])?
+    /// Sinks only: the Apprise-style URLs (`tgram://TOKEN/CHAT`) that stand for a table of
+    /// this type, when a `[sinks.NAME]` table is written as `url = "..."` without `type`.
+    public var shorthand: URLShorthand?
 
     public init(type: String, summary: String, fields: [Field], requiresAPIKey: Bool = false,
-                check: (@Sendable (AdapterOptions) -> [Problem])? = nil) {
+                check: (@Sendable (AdapterOptions) -> [Problem])? = nil, shorthand: URLShorthand? = nil) {
         self.type = type
         self.summary = summary
         self.fields = fields
         self.requiresAPIKey = requiresAPIKey
         self.check = check
+        self.shorthand = shorthand
     }
 
     /// A problem `check` found with one key, or with one element of a list key.

@@ -158,7 +158,10 @@ public struct AlertEngine: Sendable {
             if let forming = bars[track].formingStart, start > forming {
                 closeBar(track, provider: provider, into: &outcome)
             }
-            bars[track].form(quote, start: max(start, bars[track].formingStart ?? start), volume: nil)
+            let barStart = max(start, bars[track].formingStart ?? start)
+            let startsBar = bars[track].formingStart != barStart
+            bars[track].form(quote, start: barStart, volume: nil)
+            bars[track].takeDayVolume(quote.dayVolume?.doubleValue, startsBar: startsBar)
             bars[track].formedAt = now
             if book.tracks[track].hasTickSlots {
                 let values = bars[track].previewValues()
@@ -249,7 +252,7 @@ public struct AlertEngine: Sendable {
             outcome.alerts.append(PendingAlert(
                 alert: Alert(ruleID: book.rules[ruleIndex].id, message: book.rules[ruleIndex].message,
                              fingerprint: texts.fingerprint, conditionText: texts.conditionText,
-                             quote: quote, provider: provider, trigger: trigger, series: series),
+                             quote: quote, provider: provider, trigger: trigger, series: series, idPrefix: texts.idPrefix),
                 sinks: book.rules[ruleIndex].notify))
         case .suppressedByCooldown:
             outcome.suppressed.append(book.slots[slotIndex].key)
@@ -280,6 +283,7 @@ public struct AlertEngine: Sendable {
         }
         if let quote = live.formingQuote, let start = live.formingStart {
             state.form(quote, start: start, volume: live.formingVolume)
+            state.lastDayVolume = live.lastDayVolume
             state.formedAt = live.formedAt
         }
         bars[index] = state
@@ -321,12 +325,16 @@ extension AlertEngine {
     struct RuleTexts: Sendable {
         let fingerprint: String
         let conditionText: String
+        /// The rule's part of its alerts' ids, hashed once.
+        let idPrefix: FNV1a128
     }
 
     /// The texts of rule `index`, made at the first need and kept.
     private mutating func texts(ofRule index: Int) -> RuleTexts {
         if let texts = ruleTexts[index] { return texts }
-        let texts = RuleTexts(fingerprint: book.rules[index].fingerprint, conditionText: book.rules[index].conditionText)
+        let fingerprint = book.rules[index].fingerprint
+        let texts = RuleTexts(fingerprint: fingerprint, conditionText: book.rules[index].conditionText,
+                              idPrefix: AlertID.prefix(rule: book.rules[index].id, fingerprint: fingerprint))
         ruleTexts[index] = texts
         return texts
     }

@@ -19,6 +19,9 @@ public struct BarTrackState: Sendable {
     public private(set) var formingQuote: Quote?
     /// The forming bar's volume, when known.
     var formingVolume: Double?
+    /// The day's running volume at the last live quote that reported one (see
+    /// ``takeDayVolume(_:startsBar:)``).
+    var lastDayVolume: Double?
     /// When (wall clock) the forming bar's last quote was received; nil in backtests.
     var formedAt: Timestamp?
     /// The time of the last closed bar's last quote.
@@ -51,6 +54,22 @@ public struct BarTrackState: Sendable {
         formingStart = start
         formingQuote = quote
         if let volume { formingVolume = volume }
+    }
+
+    /// Adds a live quote's share of the day's volume to the forming bar: how much the day's
+    /// running total grew since the previous quote (all of it when the total fell: a new day
+    /// began). The bar's volume stays unknown (nil) when any of its quotes' shares is: the
+    /// first quote after a start, or one without a day volume, so a bar never shows part of
+    /// its volume as the whole.
+    mutating func takeDayVolume(_ dayVolume: Double?, startsBar: Bool) {
+        var share: Double?
+        if let dayVolume, let last = lastDayVolume { share = dayVolume >= last ? dayVolume - last : dayVolume }
+        lastDayVolume = dayVolume
+        if startsBar {
+            formingVolume = share
+        } else {
+            formingVolume = formingVolume.flatMap { total in share.map { total + $0 } }
+        }
     }
 
     /// Closes the forming bar: every computation takes its input; returns the closed bar's

@@ -17,6 +17,8 @@ public enum KrakenDecoder {
         struct Pair: Decodable {
             let c: Lenient<[JSONField<String>]>?
             let o: JSONField<String>?
+            /// Volume `[today, last 24 hours]`; today starts at 00:00 UTC.
+            let v: Lenient<[JSONField<String>]>?
         }
         let error: Lenient<[JSONField<String>]>?
         let result: Lenient<[String: Lenient<Pair>]>?
@@ -54,6 +56,7 @@ public enum KrakenDecoder {
             return .failure(ProviderError(.malformedResponse, "\(endpoint): \(symbol): expected a positive decimal c[0], found \(last.described())"))
         }
         let time = response.header("Date").flatMap(HTTPDate.parse) ?? received
-        return .success(Quote(symbol: symbol, price: price, time: time, previousClose: ProviderPrice.positive(entry.o.text)))
+        return .success(Quote(symbol: symbol, price: price, time: time, previousClose: ProviderPrice.positive(entry.o.text),
+                              dayVolume: ProviderPrice.volume(entry.v?.value?.first?.value)))
     }
 }

@@ -35,4 +35,17 @@ public enum ProviderPrice {
               decimal.isPositive else { return nil }
         return decimal
     }
+
+    /// A traded volume: a non-negative decimal string exactly, or a non-negative float to 8
+    /// fractional digits; `nil` otherwise (a missing or negative volume is no volume).
+    public static func volume(_ text: String?) -> ExactDecimal? {
+        guard let text, let value = parse(text), value.scaled >= 0 else { return nil }
+        return value
+    }
+
+    /// See ``volume(_:)-(String?)``.
+    public static func volume(_ value: Double?) -> ExactDecimal? {
+        guard let value, value >= 0 else { return nil }
+        return ExactDecimal(value, roundedToFractionDigits: ExactDecimal.scale)
+    }
 }

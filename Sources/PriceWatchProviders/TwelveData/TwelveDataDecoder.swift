@@ -19,6 +19,7 @@ public enum TwelveDataDecoder {
         let lastQuoteAt: JSONField<JSONNumber>?
         let timestamp: JSONField<JSONNumber>?
         let isMarketOpen: JSONField<Bool>?
+        let volume: JSONField<String>?
         let currency: JSONField<String>?
         let exchange: JSONField<String>?
         let status: JSONField<String>?
@@ -26,7 +27,7 @@ public enum TwelveDataDecoder {
         let message: JSONField<String>?
 
         enum CodingKeys: String, CodingKey {
-            case symbol, close, timestamp, currency, exchange, status, code, message
+            case symbol, close, timestamp, volume, currency, exchange, status, code, message
             case previousClose = "previous_close", lastQuoteAt = "last_quote_at", isMarketOpen = "is_market_open"
         }
     }
@@ -86,7 +87,8 @@ public enum TwelveDataDecoder {
         let state = entry.isMarketOpen?.value.map { $0 ? "REGULAR" : "CLOSED" }
         return .success(Quote(symbol: symbol, price: price, time: Timestamp(seconds: seconds),
                               previousClose: ProviderPrice.positive(entry.previousClose.text),
-                              currency: entry.currency.text, exchange: entry.exchange.text, marketState: state))
+                              currency: entry.currency.text, exchange: entry.exchange.text, marketState: state,
+                              dayVolume: ProviderPrice.volume(entry.volume.text)))
     }
 
     /// `(code, message)` of an error object (`"status": "error"`).

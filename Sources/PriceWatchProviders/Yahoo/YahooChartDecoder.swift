@@ -43,7 +43,8 @@ public enum YahooChartDecoder {
         return Quote(symbol: symbol, price: price, time: Timestamp(seconds: seconds), previousClose: previousClose,
                      currency: prices.currency, exchange: meta.exchangeName.text,
                      marketState: marketState(meta.currentTradingPeriod, at: now),
-                     exchangeTimeZone: meta.exchangeTimezoneName.text)
+                     exchangeTimeZone: meta.exchangeTimezoneName.text,
+                     dayVolume: ProviderPrice.volume(meta.regularMarketVolume.number))
     }
 
     /// `PRE`, `REGULAR` or `POST` when `now` falls in that period of `currentTradingPeriod`,

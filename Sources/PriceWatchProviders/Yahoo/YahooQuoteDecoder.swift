@@ -53,7 +53,8 @@ public enum YahooQuoteDecoder {
                               previousClose: raw.price(entry.regularMarketPreviousClose.number),
                               currency: raw.currency, exchange: entry.exchange.text,
                               marketState: entry.marketState.text,
-                              exchangeTimeZone: entry.exchangeTimezoneName.text))
+                              exchangeTimeZone: entry.exchangeTimezoneName.text,
+                              dayVolume: ProviderPrice.volume(entry.regularMarketVolume.number)))
     }
 }
 

@@ -20,6 +20,7 @@ enum YahooWire {
         let regularMarketPrice: JSONField<JSONNumber>?
         let regularMarketTime: JSONField<JSONNumber>?
         let regularMarketPreviousClose: JSONField<JSONNumber>?
+        let regularMarketVolume: JSONField<JSONNumber>?
         let exchange: JSONField<String>?
         let marketState: JSONField<String>?
         let exchangeTimezoneName: JSONField<String>?
@@ -44,6 +45,7 @@ enum YahooWire {
         let regularMarketTime: JSONField<JSONNumber>?
         let previousClose: JSONField<JSONNumber>?
         let chartPreviousClose: JSONField<JSONNumber>?
+        let regularMarketVolume: JSONField<JSONNumber>?
         let exchangeName: JSONField<String>?
         let exchangeTimezoneName: JSONField<String>?
         let currentTradingPeriod: Lenient<TradingPeriods>?

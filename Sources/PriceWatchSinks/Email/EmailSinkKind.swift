@@ -16,7 +16,7 @@ extension EmailSink {
             .init("chart", .boolean, default: .boolean(false), "a chart of the symbol's recent prices, with the threshold and the alert marked, inline in single-alert emails"),
         ], check: { options in
             EmailSettings.parse(options).problems.map { AdapterSchema.Problem(key: $0.key, index: $0.index, message: $0.message) }
-        }),
+        }, shorthand: shorthand),
         make: { settings, context in
             guard let mail = context.mail else {
                 return .error("this command cannot send email", table: "sinks.\(settings.name)", context: context)
@@ -26,4 +26,29 @@ extension EmailSink {
             return AdapterBuild(email.map { EmailSink(name: settings.name, settings: $0, transport: mail, now: context.wallClock, charts: charts) },
                                 diagnostics: problems.map { .error("sinks.\(settings.name).\($0)", path: context.mainFile) })
         })
+
+    /// Apprise's `mailto://USER:PASSWORD@HOST:PORT?to=A,B&from=C` (STARTTLS) and `mailtos://`
+    /// (STARTTLS, or implicit TLS on port 465 or with `mode=ssl`); `smtp=SERVER` names an SMTP
+    /// server other than HOST. `from` defaults to `USER@HOST`, `to` to `from`. Apprise's table
+    /// of well-known providers is not built in: write the SMTP server's own host.
+    static let shorthand = URLShorthand(schemes: ["mailto", "mailtos"],
+                                        examples: ["mailto://USER:PASSWORD@SMTPHOST:587?to=ADDRESS", "mailtos://USER:PASSWORD@HOST?smtp=SMTPHOST&from=A&to=B"]) {
+        (url: ShorthandURL, origin: String) throws(ShorthandURL.Problem) -> AdapterOptions in
+        let (host, port) = url.hostAndPort
+        guard !host.isEmpty else { throw ShorthandURL.Problem("expected a host after '://', found none") }
+        let server = url.queryValue("smtp") ?? host
+        let implicit = url.scheme == "mailtos" && (port == 465 || url.queryValue("mode")?.lowercased() == "ssl")
+        var options = AdapterOptions(["url": .string((implicit ? "smtps://" : "smtp://") + server + (port.map { ":\($0)" } ?? ""))])
+        let user = url.user.flatMap { $0.isEmpty ? nil : $0 }
+        if let user { options["username"] = .string(url.queryValue("user") ?? user) }
+        if let password = url.password, !password.isEmpty { options["password"] = .secret(Secret(value: password, origin: origin)) }
+        guard let from = url.queryValue("from") ?? user.map({ $0.contains("@") ? $0 : "\($0)@\(host)" }) else {
+            throw ShorthandURL.Problem("expected a sender: USER@ before the host, or ?from=ADDRESS")
+        }
+        options["from"] = .string(from)
+        let recipients = (url.queryValue("to") ?? from).split(separator: ",").map { $0.trimmingPrefix(" ") }
+            .map { String($0.reversed().drop { $0 == " " }.reversed()) }.filter { !$0.isEmpty }
+        options["to"] = .strings(recipients)
+        return options
+    }
 }

@@ -60,19 +60,3 @@ extension DiscordPayload {
         return WebhookContent(headers: [HTTPHeader("Content-Type", form.contentType)], body: form.body)
     }
 }
-
-/// A `multipart/form-data` body (RFC 7578) with a random boundary.
-struct MultipartForm {
-    let boundary = "pricewatch-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-    private(set) var body: [UInt8] = []
-
-    var contentType: String { "multipart/form-data; boundary=\(boundary)" }
-
-    mutating func add(name: String, filename: String? = nil, contentType: String, bytes: [UInt8]) {
-        if !body.isEmpty { body.removeLast(Array("--\(boundary)--\r\n".utf8).count) }
-        var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\""
-        if let filename { head += "; filename=\"\(filename)\"" }
-        head += "\r\nContent-Type: \(contentType)\r\n\r\n"
-        body += Array(head.utf8) + bytes + Array("\r\n--\(boundary)--\r\n".utf8)
-    }
-}

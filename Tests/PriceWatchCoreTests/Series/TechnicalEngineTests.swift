@@ -140,4 +140,35 @@ import Testing
         #expect(BarHistory.candleInterval(for: try #require(Timeframe("15m"))) == .fiveMinutes)
         #expect(BarHistory.candleInterval(for: .oneWeek) == .oneDay)
     }
+
+    @Test func liveBarsTakeTheirVolumeFromTheGrowthOfTheDaysVolume() throws {
+        let rule = Self.rule("volume-spike", .above(.zero),
+                             SeriesCondition(timeframe: try #require(Timeframe("1m")), of: try Self.spec("volume"),
+                                             level: try Self.spec("sma_volume(2)")))
+        var engine = AlertEngine(book: RuleBook(rules: [rule]))
+        var volumes: [Double?] = [], averages: [Double?] = [], fired: [String] = []
+        // (second, the day's running volume): the first bar's share is unknown (no quote
+        // before it), the total falls at 04:00 (a new day), and a quote without one leaves
+        // its bar's volume unknown.
+        let quotes: [(Int64, String?)] = [(0, "1000"), (30, "1100"), (60, "1200"), (90, "1250"), (120, "1300"), (180, "1400"),
+                                          (240, "100"), (300, "700"), (330, nil), (360, "800"), (420, "900")]
+        for (second, dayVolume) in quotes {
+            var quote = try Self.quote("10", minute: 0, second: second)
+            quote.dayVolume = try dayVolume.map { try ExactDecimal(parsing: $0) }
+            let closedBefore = engine.barState(ofTrack: 0).closedBars
+            let outcome = engine.process(quote, source: 0, provider: "p", now: nil)
+            fired += outcome.alerts.map { "\($0.alert.time.rfc3339) \($0.alert.series?.ofValue.description ?? "-")" }
+            guard engine.barState(ofTrack: 0).closedBars > closedBefore else { continue }
+            volumes.append(engine.barState(ofTrack: 0).values[0])
+            averages.append(engine.barState(ofTrack: 0).values[1])
+        }
+        // Bars 13:30 (unknown: no quote before it), 13:31 (100 + 50), 13:32 (50: the growth up
+        // to 14:00's quote belongs to the next bar), 13:33 (100), 13:34 (100 after the reset),
+        // 13:35 (unknown: a quote without a volume), 13:36 (unknown: no share before it).
+        #expect(volumes == [nil, 150, 50, 100, 100, nil, nil], "\(volumes)")
+        // An unknown volume is not an input: the average skips it.
+        #expect(averages == [nil, nil, 100, 75, 100, nil, nil], "\(averages)")
+        // 50 >= 100 is false; 100 >= 75 fires at 13:33 (its last quote), 100 >= 100 stays fired.
+        #expect(fired == ["2024-10-02T13:33:00Z 100"], "\(fired)")
+    }
 }
