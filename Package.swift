@@ -72,6 +72,12 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // libmosquitto, the MQTT client of the `mqtt` sink (apt libmosquitto-dev).
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
         // glibc's malloc_trim: the daemon hands freed memory back after loading a configuration.
         .systemLibrary(name: "CGlibcMalloc", path: "Sources/CGlibcMalloc"),
         // The HTTP (and SMTP) transport on libcurl, behind the core's `HTTPTransport` port.
@@ -83,10 +89,11 @@ let package = Package(
         ),
         // Quote providers, one file per service; they reach the network only through `HTTPTransport`.
         .target(name: "PriceWatchProviders", dependencies: ["PriceWatchCore"]),
-        // Notification sinks, one file per kind; they reach the network only through the core's ports.
+        // Notification sinks, one file per kind; they reach the network only through the core's ports,
+        // except the MQTT sink, which holds its broker connection through libmosquitto.
         .target(
             name: "PriceWatchSinks",
-            dependencies: ["PriceWatchCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["PriceWatchCore", "CMosquitto", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The long-running services: pollers, the rule evaluator, the dispatcher, the reloader.
         // They talk to adapters only through the core's ports: no adapter module here.
@@ -192,7 +199,9 @@ let package = Package(
         // Sinks against real receivers on loopback, and the shared sink conformance suite.
         .testTarget(
             name: "PriceWatchSinksTests",
-            dependencies: ["PriceWatchSinks", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit"]
+            dependencies: ["PriceWatchSinks", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit",
+                           // The MQTT tests' subscriber reads the broker back through libmosquitto.
+                           "CMosquitto"]
         ),
         // cairo's image and SVG surfaces (headers from apt libcairo2-dev): the chart renderer's
         // library, opened with dlopen when the first chart is drawn, so the daemon maps it (and

@@ -150,7 +150,10 @@ public enum Daemon {
         // Paper-trading fills: only while the symbol's market is open.
         let paperFills = PaperFillConsumer(store: store, markets: markets, doorbell: doorbell, logger: logger)
         let rateLimits = ProviderRateLimits(clock: clock)
-        let polling = PollingService(initial: setup, consumers: [evaluator, HistoryRecorder(store: candles, logger: logger), paperFills] + httpConsumers,
+        // Prices and rule states for the sinks that mirror them (mqtt, for Home Assistant).
+        let marketState = MarketStateConsumer(sinks: sinkRegistry, states: store, configuration: { await evaluator.currentConfiguration })
+        let polling = PollingService(initial: setup, consumers: [evaluator, HistoryRecorder(store: candles, logger: logger), paperFills, marketState]
+                                         + httpConsumers,
                                      clock: clock, wallClock: wallClock,
                                      logger: logger, observer: observer, marketHours: markets, rateLimits: rateLimits)
         // The order of the switch: the pollers stop, the evaluator takes the new rules (or
@@ -245,7 +248,7 @@ public enum Daemon {
             }
         }
         var (sinks, sinkDiagnostics) = AdapterFactory.sinks(for: configuration, transport: transports.http, mailTransport: transports.mail,
-                                                            alertCharts: alertCharts)
+                                                            alertCharts: alertCharts, forDaemon: true)
         if let metrics {
             sinks = Dictionary(uniqueKeysWithValues: sinks.map { ($0.key, MeasuredNotificationSink($0.value, name: $0.key, metrics: metrics)) })
         }

@@ -96,7 +96,7 @@ import PriceWatchCore
             "rules.d/a.toml": rule("id = \"x\"\nsymbol = \"AAPL\"\nabove = 200"),
         ], expected: [
             "$DIR/pricewatch.toml:9:1: error: sinks.phone.type: unknown sink type 'ntfy'; ntfy is a format of the webhook "
-                + "sink: write type = \"webhook\" and format = \"ntfy\" (known types: stdout, webhook, email, telegram, pushover, gotify, matrix, desktop)",
+                + "sink: write type = \"webhook\" and format = \"ntfy\" (known types: stdout, webhook, email, telegram, pushover, gotify, matrix, desktop, mqtt)",
         ]),
         GoldenCase(name: "an unterminated string", files: [
             "rules.d/a.toml": rule("id = \"x\"\nsymbol = \"AAPL\nabove = 200"),

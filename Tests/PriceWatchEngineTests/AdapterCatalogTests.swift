@@ -9,7 +9,7 @@ import Testing
         let providers = AdapterCatalog.providers.map(\.type)
         let sinks = AdapterCatalog.sinks.map(\.type)
         #expect(providers == ["replay", "yahoo", "finnhub", "twelvedata", "coinbase", "binance", "kraken", "coingecko"])
-        #expect(sinks == ["stdout", "webhook", "email", "telegram", "pushover", "gotify", "matrix", "desktop"])
+        #expect(sinks == ["stdout", "webhook", "email", "telegram", "pushover", "gotify", "matrix", "desktop", "mqtt"])
         #expect(AdapterCatalog.schemas.providers.map(\.type) == providers)
         #expect(AdapterCatalog.schemas.sinks.map(\.type) == sinks)
     }
@@ -19,6 +19,7 @@ import Testing
         let email = try #require(AdapterCatalog.sink(type: "email")).schema
         #expect(webhook.secretKeys == ["secret"])
         #expect(email.secretKeys == ["password"])
+        #expect(try #require(AdapterCatalog.sink(type: "mqtt")).schema.secretKeys == ["password"])
         #expect(email.fields.filter(\.required).map(\.key) == ["url", "from", "to"])
         let secrets = ["telegram": ["token"], "pushover": ["token"], "gotify": ["token"], "matrix": ["access_token"]]
         for (type, keys) in secrets {

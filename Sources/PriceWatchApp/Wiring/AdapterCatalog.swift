@@ -28,6 +28,7 @@ public enum AdapterCatalog {
         GotifySink.kind,
         MatrixSink.kind,
         DesktopNotificationSink.kind,
+        MQTTSink.kind,
     ]
 
     /// What the configuration loader accepts.

@@ -30,15 +30,17 @@ public enum AdapterFactory {
     /// time of `wallClock`; email sinks submit through `mailTransport` and date their messages
     /// by `wallClock`. The daemon and the commands pass one ``NetworkTransports`` (one transfer
     /// thread); the defaults (a new libcurl loop each) are for the benchmark's one-off call.
+    /// `forDaemon`: the daemon's sinks (``AdapterContext/forDaemon``), not a command's.
     public static func sinks(for configuration: Configuration, transport: any HTTPTransport = CurlHTTPTransport(),
                              mailTransport: any MailTransport = CurlMailTransport(),
                              wallClock: @escaping @Sendable () -> Timestamp = AdapterFactory.systemWallClock,
-                             alertCharts: (any AlertChartProvider)? = nil)
+                             alertCharts: (any AlertChartProvider)? = nil, forDaemon: Bool = false)
         -> (sinks: [String: any NotificationSink], diagnostics: [Diagnostic]) {
         var sinks: [String: any NotificationSink] = [:]
         var diagnostics: [Diagnostic] = []
         let context = AdapterContext(http: transport, mail: mailTransport, wallClock: wallClock, mainFile: configuration.mainFile,
-                                     alertCharts: alertCharts, urgentRules: Set(configuration.rules.filter(\.urgent).map(\.id)))
+                                     alertCharts: alertCharts, urgentRules: Set(configuration.rules.filter(\.urgent).map(\.id)),
+                                     forDaemon: forDaemon)
         for settings in configuration.sinks {
             guard let kind = AdapterCatalog.sink(type: settings.type) else {
                 diagnostics.append(.error("sinks.\(settings.name): sink type '\(settings.type)' is not supported by this build", path: configuration.mainFile))

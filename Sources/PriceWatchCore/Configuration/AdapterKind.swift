@@ -15,15 +15,20 @@ public struct AdapterContext: Sendable {
     /// The ids of the rules written `urgent = true`, for sinks whose service has priorities
     /// (Pushover, Gotify, Telegram's silent messages, Matrix's `m.text`).
     public let urgentRules: Set<String>
+    /// Whether the adapters serve the daemon (true) or one command (`notify-test`, `check`):
+    /// an mqtt sink of the daemon holds the persistent session and announces availability;
+    /// one of a command must not take that session over or mark the daemon offline.
+    public let forDaemon: Bool
 
     public init(http: any HTTPTransport, mail: (any MailTransport)? = nil, wallClock: @escaping @Sendable () -> Timestamp, mainFile: String,
-                alertCharts: (any AlertChartProvider)? = nil, urgentRules: Set<String> = []) {
+                alertCharts: (any AlertChartProvider)? = nil, urgentRules: Set<String> = [], forDaemon: Bool = false) {
         self.http = http
         self.mail = mail
         self.wallClock = wallClock
         self.mainFile = mainFile
         self.alertCharts = alertCharts
         self.urgentRules = urgentRules
+        self.forDaemon = forDaemon
     }
 }
 

@@ -42,6 +42,11 @@ public final class SinkRegistry: Sendable {
         entries.withLock { $0.urgentRules.contains(rule) }
     }
 
+    /// Every current sink by name.
+    public var all: [String: any NotificationSink] {
+        entries.withLock { $0.sinks }
+    }
+
     public func sink(named name: String) -> (any NotificationSink)? {
         entries.withLock { $0.sinks[name] }
     }
