@@ -81,6 +81,10 @@ import Testing
         Case(url: "ntfy://127.0.0.1:8080/price-alerts", long: "type = \"webhook\"\nurl = \"http://127.0.0.1:8080/price-alerts\"\nformat = \"ntfy\""),
         Case(url: "json://hooks.example.com/pricewatch/in", long: "type = \"webhook\"\nurl = \"http://hooks.example.com/pricewatch/in\""),
         Case(url: "jsons://hooks.example.com:8443/in", long: "type = \"webhook\"\nurl = \"https://hooks.example.com:8443/in\"\nformat = \"json\""),
+        Case(url: "mqtt://ha:Pa55word@broker.lan:1884/home/prices",
+             long: "type = \"mqtt\"\nhost = \"broker.lan\"\nport = 1884\nusername = \"ha\"\npassword = { env = \"Q\" }\nprefix = \"home/prices\"",
+             environment: ["Q": "Pa55word"]),
+        Case(url: "mqtts://broker.example.com", long: "type = \"mqtt\"\nhost = \"broker.example.com\"\ntls = true\nport = 8883"),
         Case(url: "mailto://alerts:Pa55word@smtp.example.com:587?to=ops@example.com,me@example.com",
              long: "type = \"email\"\nurl = \"smtp://smtp.example.com:587\"\nfrom = \"alerts@smtp.example.com\"\nto = [\"ops@example.com\", \"me@example.com\"]\nusername = \"alerts\"\npassword = { env = \"E\" }",
              environment: ["E": "Pa55word"]),
@@ -143,7 +147,7 @@ import Testing
         #expect(diagnostics.count == 1)
         let line = try #require(diagnostics.first)
         #expect(line.contains("error: sinks.s.url: unknown URL scheme 'slack://' for a sink written without 'type' (known schemes: "
-            + "json, jsons, ntfy, ntfys, mailto, mailtos, tgram, pover, gotify, gotifys, matrix, matrixs; "
+            + "json, jsons, ntfy, ntfys, mailto, mailtos, tgram, pover, gotify, gotifys, matrix, matrixs, mqtt, mqtts; "
             + "or write type = \"...\" and the type's keys)"), "\(line)")
         #expect(!line.contains("SecretXyz") && !line.contains("T0AAA"))
     }

@@ -34,7 +34,32 @@ extension MQTTSink {
                 }
             }
             return problems
-        })
+        }, shorthand: shorthand)
+
+    /// `mqtt://[USER[:PASSWORD]@]HOST[:PORT][/PREFIX]` and `mqtts://…` (TLS, port 8883 unless
+    /// given), Apprise's forms; the path is the topic prefix (`pricewatch` when left out).
+    static let shorthand = URLShorthand(schemes: ["mqtt", "mqtts"], examples: ["mqtt://USER:PASS@HOST:PORT/PREFIX", "mqtts://HOST/PREFIX"]) {
+        (url: ShorthandURL, origin: String) throws(ShorthandURL.Problem) -> AdapterOptions in
+        let (host, port) = url.hostAndPort
+        guard !host.isEmpty else { throw ShorthandURL.Problem("expected a broker host after '://', found none") }
+        var options = AdapterOptions(["host": .string(host)])
+        if url.scheme == "mqtts" {
+            options["tls"] = .boolean(true)
+            options["port"] = .integer(port ?? 8883)
+        } else if let port {
+            options["port"] = .integer(port)
+        }
+        if let user = url.user {
+            let name = user.split(separator: ":", maxSplits: 1).first.map(String.init) ?? user
+            guard !name.isEmpty else { throw ShorthandURL.Problem("expected a username before ':', found none") }
+            options["username"] = .string(name)
+        }
+        if let password = url.password, !password.isEmpty {
+            options["password"] = .secret(Secret(value: password, origin: origin))
+        }
+        if !url.path.isEmpty { options["prefix"] = .string(url.path.joined(separator: "/")) }
+        return options
+    }
 
     /// The settings of a validated `[sinks.NAME]` table of type `mqtt` (defaults filled in);
     /// not `forDaemon`, those of a command (``MQTTSettings/announcesAvailability``), whose
