@@ -291,7 +291,7 @@ struct MQTTSinkTests {
         let broker = try SilentMQTTBroker()
         defer { broker.stop() }
         let sink = MQTTSink(name: "silent", settings: MQTTSettings(host: "127.0.0.1", port: Int(broker.port), clientID: "pricewatch-test-silent",
-                                                                   discovery: false, timeout: .seconds(1)))
+                                                                   discovery: false, timeout: .seconds(5)))
         let started = ContinuousClock.now
         do {
             try await sink.deliver(WebhookFixtures.fall)
