@@ -32,12 +32,24 @@ public struct ExternalMessage: NotificationContent, Hashable {
     /// `text` with its lines kept and every other control character escaped (a CR before a
     /// line feed is dropped: the same line break written the Windows way).
     static func shown(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { line in
-                let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
-                return ControlCharacters.escaped(String(trimmed))
+        // By scalars: "\r\n" is one Character, which splitting on "\n" would not cut.
+        var lines: [String] = []
+        var line = String.UnicodeScalarView()
+        var pendingReturn = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" {
+                lines.append(ControlCharacters.escaped(String(line)))
+                line = String.UnicodeScalarView()
+                pendingReturn = false
+                continue
             }
-            .joined(separator: "\n")
+            if pendingReturn { line.append("\r") }
+            pendingReturn = scalar == "\r"
+            if !pendingReturn { line.append(scalar) }
+        }
+        if pendingReturn { line.append("\r") }
+        lines.append(ControlCharacters.escaped(String(line)))
+        return lines.joined(separator: "\n")
     }
 
     /// The notification's id: the same for a client's retry of one message. With an
