@@ -164,8 +164,12 @@ public enum Daemon {
         let warmUp = BarWarmUp(evaluator: evaluator, store: candles, initial: setup,
                                acquire: { try await rateLimits.acquire($0) }, sleep: { try await clock.sleep(for: $0) },
                                backoff: PollingSettings().backoff, wallClock: wallClock, logger: logger)
+        // Relayed messages (`[ingest.NAME]`, docs/http.md): only with the HTTP endpoint.
+        let ingest = httpSettings.map { _ in
+            DaemonIngestOutbox(outbox: store, doorbell: doorbell, routes: setup.configuration.ingest, wallClock: wallClock)
+        }
         let reloads = ReloadCoordinator(
-            initial: setup, subscribers: [polling, evaluator, warmUp, sinkRegistry], reloadRequests: reloadRequests,
+            initial: setup, subscribers: [polling, evaluator, warmUp, sinkRegistry] + (ingest.map { [$0] } ?? []), reloadRequests: reloadRequests,
             observer: observer, logger: logger, wallClock: wallClock, announcesReady: false, metrics: metrics ?? .disabled,
             load: { previous in
                 logger.info("reloading configuration from \(configPath)")
@@ -183,7 +187,7 @@ public enum Daemon {
             let silences = DaemonSilenceAdministration(configPath: configPath, wallClock: wallClock,
                                                        configuration: { await evaluator.currentConfiguration })
             httpServices = [.init(service: HTTPEndpoint(settings: httpSettings, source: source, live: liveQuotes, exporter: exporter,
-                                                        silences: silences, inheritedSocket: inheritedSocket, logger: logger),
+                                                        silences: silences, ingest: ingest, inheritedSocket: inheritedSocket, logger: logger),
                                   serviceName: "http")]
         }
         let dispatch: any Service = httpSettings == nil ? DispatchService(dispatcher: dispatcher)

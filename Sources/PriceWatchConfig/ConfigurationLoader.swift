@@ -119,6 +119,7 @@ public enum ConfigurationLoader {
                 configuration?.historyRetention = settings.historyRetention
                 configuration?.http = settings.http
                 configuration?.digests = settings.digests
+                configuration?.ingest = settings.ingest
                 configuration?.portfolios = portfolios
                 configuration?.portfolioRules = portfolioRules
             }
@@ -177,7 +178,7 @@ public enum ConfigurationLoader {
         // part of loading 100,000 rules. Rules mostly repeat their neighbour's provider and
         // sinks (a default, or one file's choice): only a change is added to the sets.
         var used = Set<String>()
-        var notified = Set(settings.digests.flatMap(\.notify))
+        var notified = Set(settings.digests.flatMap(\.notify) + settings.ingest.flatMap(\.notify))
         var lastProvider: String?
         var lastNotify: [String] = []
         for index in rules.indices {

@@ -14,7 +14,7 @@ struct MainFileReader {
 
     /// The keys of the main file's root table.
     static let keys = ["rules", "state", "interval", "retention", "stale_after", "failure_warning_after",
-                       "provider", "notify", "providers", "sinks", "history_retention", "http", "digest"]
+                       "provider", "notify", "providers", "sinks", "history_retention", "http", "digest", "ingest"]
 
     private var secrets: SecretResolver { SecretResolver(baseDirectory: baseDirectory, environment: environment) }
 
@@ -64,6 +64,7 @@ struct MainFileReader {
             }
         }
         (settings.digests, settings.digestPortfolioPaths) = readDigests(reader, settings: settings)
+        settings.ingest = readIngest(reader, settings: settings)
         return settings
     }
 

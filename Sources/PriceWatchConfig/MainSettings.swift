@@ -42,6 +42,8 @@ struct MainSettings: Sendable {
     var http: HTTPEndpointSettings?
     /// The valid `[[digest]]` tables, in file order.
     var digests: [DigestSettings] = []
+    /// `[ingest.NAME]`, the valid ones.
+    var ingest: [IngestRouteSettings] = []
     /// Per digest name, where its `portfolios` list is written (the loader checks the names).
     var digestPortfolioPaths: [String: TOMLKeyPath] = [:]
 }

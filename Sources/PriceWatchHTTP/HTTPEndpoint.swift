@@ -7,9 +7,9 @@ import struct PriceWatchCore.HTTPEndpointSettings
 import ServiceLifecycle
 
 /// The daemon's HTTP endpoint (Hummingbird): the dashboard at `/`, its live sections and
-/// server-sent events, `/metrics` (Prometheus text format), `/healthz`, and `/api/silences`
-/// (``SilenceRoutes``, the only routes that change anything, always behind the token). Every
-/// other method is refused.
+/// server-sent events, `/metrics` (Prometheus text format), `/healthz`, `/api/silences`
+/// (``SilenceRoutes``) and `/api/ingest/tradingview` (``IngestRoutes``), the only routes that
+/// change anything, always behind the token. Every other method is refused.
 ///
 /// Bounded against slow or hostile clients: ``HTTPEndpointSettings/maximumConnections``
 /// connections at once, and when a new one comes beyond them (up to ``evictionReserve`` more
@@ -38,6 +38,7 @@ public struct HTTPEndpoint: Service {
     let live: LiveQuotes
     let exporter: MetricsExporter
     let silences: (any SilenceAdministration)?
+    let ingest: (any IngestOutbox)?
     /// A listening socket passed by the service manager (socket activation); nil: bind
     /// `settings`' address.
     let inheritedSocket: Int32?
@@ -46,17 +47,19 @@ public struct HTTPEndpoint: Service {
 
     /// - Parameters:
     ///   - silences: where `/api/silences` reads and writes; nil: those routes are not served.
+    ///   - ingest: where `/api/ingest/NAME` stores relayed messages; nil: not served.
     ///   - inheritedSocket: a listening socket from the service manager to serve on instead of
     ///     binding `settings`' address.
     ///   - onListening: called with the bound port once the endpoint listens (tests bind port 0).
     public init(settings: HTTPEndpointSettings, source: any DashboardSource, live: LiveQuotes, exporter: MetricsExporter,
-                silences: (any SilenceAdministration)? = nil, inheritedSocket: Int32? = nil, logger: Logger,
+                silences: (any SilenceAdministration)? = nil, ingest: (any IngestOutbox)? = nil, inheritedSocket: Int32? = nil, logger: Logger,
                 onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
         self.settings = settings
         self.source = source
         self.live = live
         self.exporter = exporter
         self.silences = silences
+        self.ingest = ingest
         self.inheritedSocket = inheritedSocket
         self.logger = logger
         self.onListening = onListening
@@ -110,6 +113,9 @@ public struct HTTPEndpoint: Service {
         }
         if let silences {
             SilenceRoutes.add(to: router, silences: silences, tokenConfigured: settings.token != nil)
+        }
+        if let ingest {
+            IngestRoutes.add(to: router, outbox: ingest, tokenConfigured: settings.token != nil)
         }
         let onListening = self.onListening
         let connections = SlowConnections(limit: settings.maximumConnections)

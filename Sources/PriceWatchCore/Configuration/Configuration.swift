@@ -30,6 +30,13 @@ public struct Configuration: Sendable, Hashable {
     public var http: HTTPEndpointSettings? = nil
     /// The `[[digest]]` tables, in file order (docs/digests.md).
     public var digests: [DigestSettings] = []
+    /// The `[ingest.NAME]` relay routes (docs/http.md, "Relaying TradingView alerts").
+    public var ingest: [IngestRouteSettings] = []
+
+    /// The relay route `name`, when configured.
+    public func ingestRoute(named name: String) -> IngestRouteSettings? {
+        ingest.first { $0.name == name }
+    }
     /// The portfolios of `portfolios.d`, by file name (docs/portfolios.md).
     public var portfolios: [Portfolio] = []
     /// The rules that watch a portfolio (``Rule/portfolio`` set), in file order; not in

@@ -1,5 +1,5 @@
 /// The kind of a ``OutgoingNotification``: an open set of short names (`alert`, `digest`, `report`,
-/// `test`; features add their own, e.g. `fill`). The webhook payload of a non-alert
+/// `test`, `external`; features add their own, e.g. `fill`). The webhook payload of a non-alert
 /// notification carries it as `kind`.
 public struct NotificationKind: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
     public let rawValue: String
@@ -16,6 +16,8 @@ public struct NotificationKind: RawRepresentable, Sendable, Hashable, Codable, C
     public static let report = NotificationKind("report")
     /// What `pricewatch notify-test` sends.
     public static let test = NotificationKind("test")
+    /// A message relayed from outside (`POST /api/ingest/tradingview`, ``ExternalMessage``).
+    public static let external = NotificationKind("external")
 
     public var description: String { rawValue }
 }
