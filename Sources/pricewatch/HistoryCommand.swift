@@ -13,7 +13,8 @@ struct HistoryCommand: AsyncParsableCommand {
             when it does not reach back to the start of the range, the rest is fetched from the \
             provider's chart endpoint (yahoo, binance, coinbase) and shown, not stored. Text says \
             which on its first line; json and csv say it on standard error. Text: a braille line \
-            chart of the closes with the previous close and the symbol's rule thresholds; colour \
+            chart of the closes with the previous close, the symbol's rule thresholds and its \
+            technical rules' series (averages over the prices, oscillators in panels under them); colour \
             only on a terminal and never with NO_COLOR. JSON: one candle per line, times UTC. \
             CSV: the backtest format (symbol,time,price,previous_close,currency), times UTC, so \
             the output is input to 'pricewatch backtest --data'.

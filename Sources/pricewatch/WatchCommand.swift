@@ -13,7 +13,8 @@ struct WatchCommand: AsyncParsableCommand {
             the daemon runs): the newest stored price, its change from the previous close, the \
             currency, the day's range and a sparkline of the day from the stored history, the \
             symbol's market with the time to its next open or close ('-' when the calendars do \
-            not know it), the price's time and each rule's state. On a terminal the text view \
+            not know it), the price's time and each rule's state (a technical rule's also with its \
+            series' values or its warm-up). On a terminal the text view \
             refreshes in place every poll interval until interrupted; piped, or as JSON Lines, \
             it prints once.
             """)

@@ -171,13 +171,7 @@ public enum ReadPriceHistory {
             try? store.close()
         }
         if width == history.interval, history.candles.count > candles.count { candles = history.candles }
-        let market = (rule.market ?? marketHours.market(ofSymbol: symbol, exchange: nil)).flatMap {
-            marketHours.timeZone(of: $0) == nil ? nil : $0
-        }
-        let placement: (Timestamp) -> BarHistory.SessionPlacement = { time in
-            guard let market else { return .unknownMarket }
-            return marketHours.regularSessionOpen(of: market, at: time).map { .inSession(open: $0) } ?? .outsideSession
-        }
+        let placement = marketHours.barPlacement(ofSymbol: symbol, market: rule.market)
         var bars = BarHistory.bars(from: candles, timeframe: series.timeframe, limit: .max, placement: placement)
         let beforeRange = bars.filter { $0.time < history.from }.count
         if beforeRange < series.warmUpBars, let charting,

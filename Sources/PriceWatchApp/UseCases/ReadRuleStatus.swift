@@ -75,13 +75,8 @@ public enum ReadRuleStatus {
                 let from = Timestamp(milliseconds: now.milliseconds &- BarHistory.lookBack(bars: needed, timeframe: series.timeframe))
                 let candles = try await history.candles(symbol: symbol, interval: BarHistory.candleInterval(for: series.timeframe),
                                                         from: from, to: Timestamp(milliseconds: now.milliseconds &+ 60_000))
-                let market = (rule.market ?? markets.market(ofSymbol: symbol, exchange: nil)).flatMap {
-                    markets.timeZone(of: $0) == nil ? nil : $0
-                }
-                let bars = BarHistory.bars(from: candles, timeframe: series.timeframe, limit: needed) { time in
-                    guard let market else { return .unknownMarket }
-                    return markets.regularSessionOpen(of: market, at: time).map { .inSession(open: $0) } ?? .outsideSession
-                }
+                let bars = BarHistory.bars(from: candles, timeframe: series.timeframe, limit: needed,
+                                           placement: markets.barPlacement(ofSymbol: symbol, market: rule.market))
                 snapshots[RuleStateKey(rule: rule.id, symbol: symbol)] = SeriesSnapshot(condition: series, bars: bars)
             }
         }

@@ -99,13 +99,8 @@ public struct DigestBuilder: Sendable {
                                     &- BarHistory.lookBack(bars: series.warmUpBars + 1, timeframe: series.timeframe))
             guard let candles = try? await history.candles(symbol: symbol, interval: BarHistory.candleInterval(for: series.timeframe),
                                                            from: from, to: window.upperBound) else { continue }
-            let market = (rule.market ?? marketHours.market(ofSymbol: symbol, exchange: nil)).flatMap {
-                marketHours.timeZone(of: $0) == nil ? nil : $0
-            }
-            let bars = BarHistory.bars(from: candles, timeframe: series.timeframe, limit: .max) { time in
-                guard let market else { return .unknownMarket }
-                return marketHours.regularSessionOpen(of: market, at: time).map { .inSession(open: $0) } ?? .outsideSession
-            }
+            let bars = BarHistory.bars(from: candles, timeframe: series.timeframe, limit: .max,
+                                       placement: marketHours.barPlacement(ofSymbol: symbol, market: rule.market))
             let number = series.level == nil && !rule.condition.isPercent ? rule.condition.value.doubleValue : nil
             lines = lines.merged(with: SeriesChartLines(
                 specs: series.series, bars: bars, shownFrom: window.lowerBound,

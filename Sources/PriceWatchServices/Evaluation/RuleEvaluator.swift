@@ -324,12 +324,9 @@ public actor RuleEvaluator {
         do {
             let candles = try await priceHistory.candles(symbol: source.symbol, interval: BarHistory.candleInterval(for: track.timeframe),
                                                          from: from, to: Timestamp(milliseconds: now.milliseconds &+ 60_000))
-            let named = engine.book.marketOverrides[track.source] ?? marketHours.market(ofSymbol: source.symbol, exchange: nil)
-            let market = named.flatMap { marketHours.timeZone(of: $0) == nil ? nil : $0 }
-            let bars = BarHistory.bars(from: candles, timeframe: track.timeframe, limit: needed) { [marketHours] time in
-                guard let market else { return .unknownMarket }
-                return marketHours.regularSessionOpen(of: market, at: time).map { .inSession(open: $0) } ?? .outsideSession
-            }
+            let bars = BarHistory.bars(from: candles, timeframe: track.timeframe, limit: needed,
+                                       placement: marketHours.barPlacement(ofSymbol: source.symbol,
+                                                                           market: engine.book.marketOverrides[track.source]))
             engine.rebuildTrack(index, from: bars)
         } catch {
             logger.warning("could not read the stored history of \(source.symbol) to warm up its \(track.timeframe) bars: \(error)")
