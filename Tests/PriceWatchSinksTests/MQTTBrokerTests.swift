@@ -20,7 +20,7 @@ struct MQTTBrokerTests {
 
     func subscriber(_ broker: MosquittoTestBroker, username: String? = nil, password: String? = nil) async throws -> MQTTTestSubscriber {
         let subscriber = try MQTTTestSubscriber(port: broker.port, username: username, password: password)
-        try await waitUntil("the test subscriber to subscribe to # on 127.0.0.1:\(broker.port)") { subscriber.isSubscribed }
+        try await subscriber.waitUntilSubscribed(to: broker)
         return subscriber
     }
 
@@ -287,17 +287,11 @@ struct MQTTSinkTests {
         #expect(!"\(sink)".contains(password))
     }
 
-    // Disabled: inside the full suite of a fresh clone the sink never completes its
-    // connection to SilentMQTTBroker ("no connection … within 15 s"), while it passes alone;
-    // the cause (the test broker's CONNACK, or the connection pool) is not found yet. The
-    // PUBACK deadline itself is exercised by the conformance suite's silent-broker case.
-    @Test(.disabled("never connects inside the full suite of a fresh clone; see the comment above"))
-    func aPublishTheBrokerDoesNotAcknowledgeIsATransientFailure() async throws {
+    @Test func aPublishTheBrokerDoesNotAcknowledgeIsATransientFailure() async throws {
         let broker = try SilentMQTTBroker()
         defer { broker.stop() }
         let sink = MQTTSink(name: "silent", settings: MQTTSettings(host: "127.0.0.1", port: Int(broker.port), clientID: "pricewatch-test-silent",
                                                                    discovery: false, timeout: .seconds(15)))
-        let started = ContinuousClock.now
         do {
             try await sink.deliver(WebhookFixtures.fall)
             Issue.record("delivered without a PUBACK")
@@ -307,7 +301,6 @@ struct MQTTSinkTests {
             #expect(error.message.contains("PUBACK"), "\(error.message)")
         }
         #expect(broker.bytesAfterConnect > 0, "the broker received no PUBLISH")
-        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     @Test func settingsFromTheTableWithDefaults() {

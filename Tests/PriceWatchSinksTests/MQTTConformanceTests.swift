@@ -37,7 +37,7 @@ struct MQTTConformanceTests {
                 try await broker.waitUntilListening()
                 let subscriber = try MQTTTestSubscriber(port: broker.port, username: Harness.username, password: Harness.password)
                 receivers.withLock { $0.subscriber = subscriber }
-                try await waitUntil("the test subscriber to subscribe") { subscriber.isSubscribed }
+                try await subscriber.waitUntilSubscribed(to: broker)
                 port = broker.port
                 if behaviour == .permanentFailure { password = Harness.wrongPassword }
             case .temporaryFailure, .hang:

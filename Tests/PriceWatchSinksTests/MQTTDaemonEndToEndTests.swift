@@ -14,7 +14,7 @@ struct MQTTDaemonEndToEndTests {
         defer { broker.stop() }
         try await broker.waitUntilListening()
         let subscriber = try MQTTTestSubscriber(port: broker.port, username: "pricewatch", password: password)
-        try await waitUntil("the test subscriber to subscribe") { subscriber.isSubscribed }
+        try await subscriber.waitUntilSubscribed(to: broker)
 
         let directory = try TemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory.path) }

@@ -19,6 +19,9 @@ final class MQTTTestSubscriber: @unchecked Sendable {
     private let client: OpaquePointer
     private let received = Mutex<[Message]>([])
     private let subscribed = Mutex(false)
+    /// What the client went through (CONNACK codes, disconnections, libmosquitto's log), for
+    /// a wait's failure message.
+    private let events = Mutex<[String]>([])
 
     init(port: UInt16, id: String = "test-subscriber-\(UUID().uuidString.prefix(8))", username: String? = nil, password: String? = nil) throws {
         mosquitto_lib_init()
@@ -27,9 +30,26 @@ final class MQTTTestSubscriber: @unchecked Sendable {
         mosquitto_user_data_set(client, Unmanaged.passUnretained(self).toOpaque())
         if let username { mosquitto_username_pw_set(client, username, password) }
         mosquitto_connect_callback_set(client) { client, userdata, rc in
+            guard let userdata else { return }
+            let subscriber = Unmanaged<MQTTTestSubscriber>.fromOpaque(userdata).takeUnretainedValue()
+            subscriber.record("CONNACK \(rc)")
             guard rc == 0, let client else { return }
-            mosquitto_subscribe(client, nil, "#", 1)
-            if let userdata { Unmanaged<MQTTTestSubscriber>.fromOpaque(userdata).takeUnretainedValue().subscribed.withLock { $0 = true } }
+            let subscribe = mosquitto_subscribe(client, nil, "#", 1)
+            subscriber.record("SUBSCRIBE # sent: rc \(subscribe)")
+        }
+        mosquitto_subscribe_callback_set(client) { _, userdata, _, _, _ in
+            guard let userdata else { return }
+            let subscriber = Unmanaged<MQTTTestSubscriber>.fromOpaque(userdata).takeUnretainedValue()
+            subscriber.record("SUBACK")
+            subscriber.subscribed.withLock { $0 = true }
+        }
+        mosquitto_disconnect_callback_set(client) { _, userdata, rc in
+            guard let userdata else { return }
+            Unmanaged<MQTTTestSubscriber>.fromOpaque(userdata).takeUnretainedValue().record("disconnected: rc \(rc)")
+        }
+        mosquitto_log_callback_set(client) { _, userdata, _, line in
+            guard let userdata, let line else { return }
+            Unmanaged<MQTTTestSubscriber>.fromOpaque(userdata).takeUnretainedValue().record(String(cString: line))
         }
         mosquitto_message_callback_set(client) { _, userdata, message in
             guard let userdata, let message = message?.pointee, let topic = message.topic else { return }
@@ -42,6 +62,7 @@ final class MQTTTestSubscriber: @unchecked Sendable {
             }
         }
         let rc = mosquitto_connect(client, "127.0.0.1", Int32(port), 30)
+        record("connect to 127.0.0.1:\(port): rc \(rc)")
         guard rc == MOSQ_ERR_SUCCESS.rawValue else {
             mosquitto_destroy(client)
             throw SubscriberError(description: "the subscriber could not connect to 127.0.0.1:\(port): rc \(rc)")
@@ -49,7 +70,21 @@ final class MQTTTestSubscriber: @unchecked Sendable {
         mosquitto_loop_start(client)
     }
 
+    /// Whether the broker acknowledged the subscription (SUBACK).
     var isSubscribed: Bool { subscribed.withLock { $0 } }
+
+    /// Waits until the broker acknowledged the subscription; a timeout says what the client
+    /// and the broker went through.
+    func waitUntilSubscribed(to broker: MosquittoTestBroker) async throws {
+        try await waitUntil("the test subscriber to subscribe to # on 127.0.0.1:\(broker.port) (subscriber: \(history); broker log: \(broker.logText))") {
+            isSubscribed
+        }
+    }
+
+    /// What the client went through, oldest first.
+    var history: String { events.withLock { $0.joined(separator: "; ") } }
+
+    private func record(_ event: String) { events.withLock { $0.append(event) } }
 
     var messages: [Message] { received.withLock { $0 } }
 

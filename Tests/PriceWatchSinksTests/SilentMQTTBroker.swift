@@ -8,10 +8,15 @@ import Synchronization
 /// accepted, by default; 3 is "server unavailable") and then never answers again: a PUBLISH
 /// with QoS 1 gets no PUBACK. For the sink's acknowledgement timeout and a temporary refusal.
 final class SilentMQTTBroker: @unchecked Sendable {
-    // @unchecked: `listener` is immutable; `connections` is in a mutex.
+    // @unchecked: `listener` is immutable; the connections are in a mutex.
     let port: UInt16
     private let listener: Int32
-    private let connections = Mutex<[Int32]>([])
+    private struct State {
+        var connections: Set<Int32> = []
+        var stopped = false
+    }
+
+    private let state = Mutex(State())
     /// Bytes received after the CONNECT: the publishes that were never acknowledged.
     private let received = Mutex(0)
 
@@ -42,16 +47,36 @@ final class SilentMQTTBroker: @unchecked Sendable {
 
     var bytesAfterConnect: Int { received.withLock { $0 } }
 
+    // Each socket is closed by the thread that uses it, never by `stop()`, which only shuts
+    // them down (under the lock a connection thread takes before closing): a number closed
+    // under a thread still reading it could be reused by another test's socket, whose bytes
+    // that thread would then swallow.
     private func serve() {
+        defer { close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
-            connections.withLock { $0.append(connection) }
+            if connection < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            let admitted = state.withLock { state in
+                guard !state.stopped else { return false }
+                state.connections.insert(connection)
+                return true
+            }
+            guard admitted else {
+                close(connection)
+                return
+            }
             Thread.detachNewThread { [self] in answerConnectOnly(connection) }
         }
     }
 
     private func answerConnectOnly(_ connection: Int32) {
+        defer {
+            state.withLock { _ = $0.connections.remove(connection) }
+            close(connection)
+        }
         var buffer = [UInt8](repeating: 0, count: 4096)
         var connected = false
         while true {
@@ -67,20 +92,13 @@ final class SilentMQTTBroker: @unchecked Sendable {
         }
     }
 
-    private let stopped = Mutex(false)
-
-    /// Closes the listening socket and every connection; once, however often it is called.
+    /// Stops accepting and ends every connection; once, however often it is called.
     func stop() {
-        let wasStopped = stopped.withLock { stopped in
-            defer { stopped = true }
-            return stopped
-        }
-        guard !wasStopped else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for connection in connections.withLock({ $0 }) {
-            shutdown(connection, Int32(SHUT_RDWR))
-            close(connection)
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.stopped = true
+            shutdown(listener, Int32(SHUT_RDWR))
+            for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
         }
     }
 
