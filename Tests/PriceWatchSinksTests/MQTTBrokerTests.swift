@@ -55,6 +55,28 @@ struct MQTTBrokerTests {
         #expect(late.last(on: "pricewatch/alerts/aapl-drop") == nil)
     }
 
+    /// libmosquitto's own loop waits with select(2), which takes no descriptor above 1,023:
+    /// with that many files open (the whole test suite has about 1,400), its thread ended
+    /// silently and no CONNACK was ever read. The sink's loop polls instead. Every descriptor
+    /// below 1,100 is taken first, so the sink's socket gets a number above it (unless
+    /// another test closes one meanwhile: alone, this always fails with select).
+    @Test(.enabled(if: DescriptorFiller.canOpen(1_200), "the open-files limit is below 1,200 and cannot be raised"))
+    func aSocketNumberAbove1023IsServed() async throws {
+        let broker = try MosquittoTestBroker()
+        defer { broker.stop() }
+        try await broker.waitUntilListening()
+        let filler = try DescriptorFiller(below: 1_100)
+        defer { filler.close() }
+        let sink = sink(broker, name: "many-files")
+        try await sink.deliver(WebhookFixtures.fall)
+        filler.close()
+        let live = try await subscriber(broker)
+        let state = try await waitFor("the retained rule state (got \(live.messages.map(\.topic)))") {
+            live.last(on: "pricewatch/rule/aapl-drop/state")
+        }
+        #expect(state.payload == "ON")
+    }
+
     @Test func discoveryConfigsAndPricesAreRetainedAndRepublishedOnBirth() async throws {
         let broker = try MosquittoTestBroker()
         defer { broker.stop() }

@@ -1,13 +1,15 @@
 import CMosquitto
 import Foundation
 import PriceWatchTestKit
+@testable import PriceWatchSinks
 import Synchronization
 
 /// A subscriber to every topic of a test broker (`#`, QoS 1) through libmosquitto, recording
 /// what arrives, retained messages included; and a publisher for what Home Assistant would
 /// send (its birth message).
 final class MQTTTestSubscriber: @unchecked Sendable {
-    // @unchecked: `client` is set once in init and used through libmosquitto's own locking.
+    // @unchecked: `client` and `loop` are set once in init; the client is used through
+    // libmosquitto's own locking.
 
     struct Message: Sendable, Equatable {
         let topic: String
@@ -17,6 +19,9 @@ final class MQTTTestSubscriber: @unchecked Sendable {
     }
 
     private let client: OpaquePointer
+    /// The network loop: the sink's own, which waits with poll(2) (libmosquitto's select(2)
+    /// loop fails once the test process has more than 1,023 files open).
+    private var loop: MosquittoNetworkLoop?
     private let received = Mutex<[Message]>([])
     private let subscribed = Mutex(false)
     /// What the client went through (CONNACK codes, disconnections, libmosquitto's log), for
@@ -67,7 +72,11 @@ final class MQTTTestSubscriber: @unchecked Sendable {
             mosquitto_destroy(client)
             throw SubscriberError(description: "the subscriber could not connect to 127.0.0.1:\(port): rc \(rc)")
         }
-        mosquitto_loop_start(client)
+        loop = MosquittoNetworkLoop(client: client, name: "test-subscriber")
+        if loop == nil {
+            mosquitto_destroy(client)
+            throw SubscriberError(description: "the subscriber could not start its network loop: errno \(errno)")
+        }
     }
 
     /// Whether the broker acknowledged the subscription (SUBACK).
@@ -95,6 +104,7 @@ final class MQTTTestSubscriber: @unchecked Sendable {
         var bytes = Array(payload.utf8)
         let count = Int32(bytes.count)
         _ = bytes.withUnsafeMutableBytes { mosquitto_publish(client, nil, topic, count, $0.baseAddress, 1, retain) }
+        loop?.wake()
     }
 
     func clear() { received.withLock { $0.removeAll() } }
@@ -110,13 +120,14 @@ final class MQTTTestSubscriber: @unchecked Sendable {
     }
 
     func stop() {
+        loop?.reconnects = false
         mosquitto_disconnect(client)
-        mosquitto_loop_stop(client, false)
+        loop?.wake()
+        loop?.stop()
     }
 
     deinit {
-        mosquitto_disconnect(client)
-        mosquitto_loop_stop(client, false)
+        stop()
         mosquitto_destroy(client)
     }
 

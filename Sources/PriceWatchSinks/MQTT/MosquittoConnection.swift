@@ -10,8 +10,9 @@ import Synchronization
 ///
 /// libmosquitto's calls may block (a DNS lookup, a TCP connect), so none runs on Swift's
 /// cooperative pool: every call is made on this connection's serial dispatch queue, and the
-/// network loop (reads, writes, keep-alive, PUBACKs, reconnects) on the thread of
-/// `mosquitto_loop_start`. Its callbacks resume the waiting tasks through continuations.
+/// network loop (reads, writes, keep-alive, PUBACKs, reconnects) on the thread of its
+/// ``MosquittoNetworkLoop``, which waits with poll(2) rather than libmosquitto's select(2).
+/// Its callbacks resume the waiting tasks through continuations.
 ///
 /// The session is persistent (`clean_session` false under a stable client id), with the last
 /// will `PREFIX/status` = `offline` (retained); every CONNACK publishes `online` (retained),
@@ -74,7 +75,9 @@ final class MosquittoConnection: @unchecked Sendable {
     private let state = Mutex(State())
     /// The libmosquitto client, created at the first start: on `queue` only.
     private var client: OpaquePointer?
-    private var loopRunning = false
+    /// The network loop, once connected: set and cleared on `queue`; read anywhere (the
+    /// CONNACK callback turns its reconnection off).
+    private let networkLoop = Mutex<MosquittoNetworkLoop?>(nil)
     /// What this connection last published of the mirrored state: on `queue` only.
     private var publishedPrices: [String: String] = [:]
     private var publishedRuleStates: [String: Bool] = [:]
@@ -114,6 +117,7 @@ final class MosquittoConnection: @unchecked Sendable {
                 if let failure {
                     waiter.resume(.failed(self.error(retryable: Self.isRetryable(failure), "could not publish on \(topic): \(Self.describe(failure))")))
                 }
+                self.wakeNetworkLoop()
             }
         }
         if case .failed(let error) = outcome { throw error }
@@ -199,6 +203,7 @@ final class MosquittoConnection: @unchecked Sendable {
             for symbol in changed.removedSymbols { Self.publish(client, topic: self.topics.priceConfig(symbol: symbol), payload: "", retain: true) }
             for rule in changed.removedRules { Self.publish(client, topic: self.topics.ruleConfig(rule: rule), payload: "", retain: true) }
             self.publishDiscovery(client)
+            self.wakeNetworkLoop()
         }
     }
 
@@ -226,6 +231,7 @@ final class MosquittoConnection: @unchecked Sendable {
                 Self.publish(client, topic: self.topics.price(symbol: symbol), payload: payload, retain: true)
                 self.publishedPrices[symbol] = payload
             }
+            self.wakeNetworkLoop()
         }
     }
 
@@ -246,6 +252,7 @@ final class MosquittoConnection: @unchecked Sendable {
             for case let (rule, fired?) in wanted where self.publishedRuleStates[rule] != fired {
                 self.publishRuleState(client, rule: rule, fired: fired)
             }
+            self.wakeNetworkLoop()
         }
     }
 
@@ -265,10 +272,9 @@ final class MosquittoConnection: @unchecked Sendable {
     private func start() {
         dispatchPrecondition(condition: .onQueue(queue))
         if phase == .closed { return }
-        if loopRunning, let client {
-            // After a refused CONNACK the loop was told to stop; wait for its thread.
-            mosquitto_loop_stop(client, false)
-            loopRunning = false
+        if let loop = networkLoop.withLock({ $0.take() }) {
+            // After a refused CONNACK: the loop no longer reconnects; end it.
+            loop.stop()
         }
         if client == nil {
             // An older connection under this client id (the sink's settings changed at a
@@ -294,12 +300,16 @@ final class MosquittoConnection: @unchecked Sendable {
             fail(error(retryable: Self.isRetryable(rc), "could not connect to \(settings.brokerDisplay): \(Self.describe(rc))"))
             return
         }
-        let started = mosquitto_loop_start(client)
-        guard started == MOSQ_ERR_SUCCESS.rawValue else {
-            fail(error(retryable: true, "could not start the MQTT network thread: \(Self.describe(started))"))
+        guard let loop = MosquittoNetworkLoop(client: client, name: "pricewatch-mqtt-\(identity)") else {
+            fail(error(retryable: true, "could not start the MQTT network thread: \(String(cString: strerror(errno)))"))
             return
         }
-        loopRunning = true
+        networkLoop.withLock { $0 = loop }
+    }
+
+    /// Has the network loop write what was just queued.
+    private func wakeNetworkLoop() {
+        networkLoop.withLock { $0 }?.wake()
     }
 
     /// Options, credentials, TLS, the last will and the callbacks; an error that no retry can
@@ -320,7 +330,6 @@ final class MosquittoConnection: @unchecked Sendable {
             let will = mosquitto_will_set(client, topics.status, Int32(MQTTSink.offline.utf8.count), MQTTSink.offline, 1, true)
             if will != MOSQ_ERR_SUCCESS.rawValue { return error(retryable: false, "could not set the last will on \(topics.status): \(Self.describe(will))") }
         }
-        mosquitto_reconnect_delay_set(client, 1, 30, true)
         mosquitto_connect_callback_set(client, Self.onConnect)
         mosquitto_disconnect_callback_set(client, Self.onDisconnect)
         mosquitto_publish_callback_set(client, Self.onPublish)
@@ -394,7 +403,8 @@ final class MosquittoConnection: @unchecked Sendable {
             for waiter in waiters { waiter.resume(.failed(self.error(retryable: true, "the connection was closed"))) }
             defer { done?.signal() }
             guard let client = self.client else { return }
-            if self.loopRunning {
+            if let loop = self.networkLoop.withLock({ $0.take() }) {
+                loop.reconnects = false
                 let acknowledged = DispatchSemaphore(value: 0)
                 let disconnected = DispatchSemaphore(value: 0)
                 let published = self.settings.announcesAvailability && self.state.withLock { state in
@@ -403,12 +413,13 @@ final class MosquittoConnection: @unchecked Sendable {
                     if rc == MOSQ_ERR_SUCCESS.rawValue { state.closingAcknowledgement = (mid, acknowledged) }
                     return rc == MOSQ_ERR_SUCCESS.rawValue
                 }
+                loop.wake()
                 if wasConnected, published { _ = acknowledged.wait(timeout: .now() + Self.closingWait) }
                 self.state.withLock { $0.disconnection = disconnected }
                 mosquitto_disconnect(client)
+                loop.wake()
                 if wasConnected { _ = disconnected.wait(timeout: .now() + Self.closingWait) }
-                mosquitto_loop_stop(client, false)
-                self.loopRunning = false
+                loop.stop()
             }
             mosquitto_destroy(client)
             self.client = nil
@@ -472,6 +483,7 @@ final class MosquittoConnection: @unchecked Sendable {
                     return (waiters, open)
                 }
                 if open, let client = self.client { self.announce(client) }
+                self.wakeNetworkLoop()
                 for waiter in waiters { waiter.resume(.done) }
             }
             return
@@ -480,8 +492,10 @@ final class MosquittoConnection: @unchecked Sendable {
         // next delivery start again (bad credentials are permanent, an unavailable server not).
         let reason = String(cString: mosquitto_connack_string(rc))
         let failure = error(retryable: rc == 3, "\(settings.brokerDisplay) refused the connection: \(reason)")
+        networkLoop.withLock { $0 }?.reconnects = false
         queue.async {
             if let client = self.client { mosquitto_disconnect(client) }
+            self.wakeNetworkLoop()
             self.fail(failure)
         }
     }
@@ -501,6 +515,7 @@ final class MosquittoConnection: @unchecked Sendable {
         queue.async {
             guard let client = self.client, self.phase == .connected else { return }
             self.announce(client)
+            self.wakeNetworkLoop()
         }
     }
 
