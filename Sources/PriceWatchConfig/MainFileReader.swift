@@ -170,6 +170,7 @@ struct MainFileReader {
                 concurrency = written
             }
             let quietHours = readQuietHours(reader)
+            let rateLimit = readRateLimit(reader)
             guard let schema else { continue }
             let fields = decode(schema, reader, expanded: shorthand?.options)
             if file.errorCount == errors {
@@ -177,9 +178,35 @@ struct MainFileReader {
                                              options: fields, maxAge: maxAge, groupWait: groupWait,
                                              concurrency: concurrency)
                 sink.quietHours = quietHours
+                switch rateLimit {
+                case .unwritten: sink.rateLimit = schema.defaultRateLimit
+                case .off: sink.rateLimit = nil
+                case .rate(let rate): sink.rateLimit = rate
+                }
                 settings.sinks.append(sink)
             }
         }
+    }
+
+    /// What a table's `rate_limit` says.
+    private enum WrittenRateLimit {
+        /// Not written (or wrong, and reported): the type's default.
+        case unwritten
+        /// `"off"`: no limit, even where the type has one.
+        case off
+        case rate(DeliveryRateLimit)
+    }
+
+    /// `rate_limit = "20/min"`, or `"off"`.
+    private func readRateLimit(_ reader: TableReader) -> WrittenRateLimit {
+        let expected = "a rate such as \"20/min\" (attempts per s, min, h or d, or per a multiple: \"10/5min\") or \"off\""
+        guard let text = reader.nonEmptyString("rate_limit", expected: expected) else { return .unwritten }
+        if text == "off" { return .off }
+        guard let rate = DeliveryRateLimit(text) else {
+            reader.error("expected \(expected), found \(Wording.quoted(text))", key: "rate_limit")
+            return .unwritten
+        }
+        return .rate(rate)
     }
 
     /// `quiet = "22:00-07:00"` and `quiet_timezone = "Europe/Berlin"` (UTC when not given:

@@ -100,15 +100,20 @@ public struct AdapterSchema: Sendable {
     /// Sinks only: the Apprise-style URLs (`tgram://TOKEN/CHAT`) that stand for a table of
     /// this type, when a `[sinks.NAME]` table is written as `url = "..."` without `type`.
     public var shorthand: URLShorthand?
+    /// Sinks only: the service's published rate limit, which the outbox keeps unless the
+    /// table's `rate_limit` says otherwise; nil: none.
+    public var defaultRateLimit: DeliveryRateLimit?
 
     public init(type: String, summary: String, fields: [Field], requiresAPIKey: Bool = false,
-                check: (@Sendable (AdapterOptions) -> [Problem])? = nil, shorthand: URLShorthand? = nil) {
+                check: (@Sendable (AdapterOptions) -> [Problem])? = nil, shorthand: URLShorthand? = nil,
+                defaultRateLimit: DeliveryRateLimit? = nil) {
         self.type = type
         self.summary = summary
         self.fields = fields
         self.requiresAPIKey = requiresAPIKey
         self.check = check
         self.shorthand = shorthand
+        self.defaultRateLimit = defaultRateLimit
     }
 
     /// A problem `check` found with one key, or with one element of a list key.

@@ -171,6 +171,9 @@ public struct SinkConfiguration: Sendable, Hashable {
     /// `quiet` (with `quiet_timezone`): the daily window during which its notifications are
     /// held, to go out together when it ends; nil: none.
     public var quietHours: QuietHours? = nil
+    /// `rate_limit`: at most so many attempts in a window (`"20/min"`), or the sink type's
+    /// default; nil: no limit (`"off"`, or a type without one).
+    public var rateLimit: DeliveryRateLimit? = nil
 
     /// 24 hours.
     public static let defaultMaxAge = RuleDuration(seconds: 86_400)!

@@ -17,7 +17,13 @@ import PriceWatchCore
 ///   they end, with no attempt counted (alerts of `urgent` rules and test messages excepted);
 ///   at the end the held alerts go out as one group, and their age for `max_age` counts from
 ///   then. The hold is the outbox row itself, so a restart loses nothing.
+/// - Rate limits (a sink's `rate_limit`): at most that many attempts in any window of its
+///   length; what the window has no room for stays pending until it moves on.
 /// - ``stop()`` stops taking new deliveries at once; those in flight get a bounded grace.
+///
+/// What each pass attempts, records or holds is decided by a pure ``DeliveryPipeline`` of
+/// stages (silences, quiet hours, the rate limit, grouping); this actor reads the outbox,
+/// keeps the slots and carries out the pipeline's actions.
 public actor DeliveryDispatcher<C: Clock<Duration>> {
     private let store: any OutboxStore
     private let sinks: SinkRegistry
@@ -29,6 +35,10 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     private let maximumGroupSize: Int
     private let logger: Logger
     private let silenceGate: SilenceGate?
+    private let pipeline: DeliveryPipeline
+    /// When each sink's recent attempts started, for its rate limit. In memory: after a
+    /// restart a sink's window starts empty.
+    private var recentStarts: [String: [Timestamp]] = [:]
     private var inFlight: Set<DeliveryKey> = []
     /// Batches (single deliveries or groups) in flight per sink.
     private var batchesInFlight: [String: Int] = [:]
@@ -48,10 +58,11 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     ///   - maximumGroupSize: the most alerts one group carries.
     ///   - silenceGate: the operator's silences; a due alert one covers is recorded as
     ///     silenced instead of attempted (nil: nothing is silenced).
+    ///   - pipeline: the stages that decide what each pass attempts, records or holds.
     public init(store: any OutboxStore, sinks: SinkRegistry, doorbell: Doorbell, clock: C,
                 wallClock: @escaping @Sendable () -> Timestamp, schedule: RetrySchedule = RetrySchedule(),
                 perSinkLimit: Int = SinkConfiguration.defaultConcurrency, maximumGroupSize: Int = 100, logger: Logger,
-                silenceGate: SilenceGate? = nil) {
+                silenceGate: SilenceGate? = nil, pipeline: DeliveryPipeline = .standard) {
         self.store = store
         self.sinks = sinks
         self.doorbell = doorbell
@@ -62,6 +73,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         self.maximumGroupSize = maximumGroupSize
         self.logger = logger
         self.silenceGate = silenceGate
+        self.pipeline = pipeline
     }
 
     /// Stops taking new deliveries; ``run(shutdownGrace:)`` then waits for those in flight.
@@ -125,7 +137,8 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         }
     }
 
-    /// Starts what is due and has a free slot, sink by sink.
+    /// Starts what is due and has a free slot, sink by sink: the ``DeliveryPipeline``
+    /// decides, this carries out its actions.
     private func startDueDeliveries(group: inout DiscardingTaskGroup) async -> Pass {
         var pass = Pass()
         // Read at most once a pass, and only when an alert is due.
@@ -152,49 +165,89 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
                 pass.blocked += 1
                 continue
             }
-            let planner = DeliveryBatchPlanner(groupWait: settings.groupWait, maximumGroupSize: maximumGroupSize)
             let rowsInFlight = inFlight.count(where: { $0.sink == sink })
             let freeBefore = limit - batchesInFlight[sink, default: 0]
-            let fetch = rowsInFlight + freeBefore * (settings.groupWait == nil ? 1 : planner.maximumGroupSize)
-            var due: [Delivery]
+            let groupSize = max(maximumGroupSize, 1)
+            let fetch = rowsInFlight + freeBefore * (settings.groupWait == nil ? 1 : groupSize)
+            let due: [Delivery]
             do {
                 due = try await store.pendingDeliveries(sink: sink, dueBy: now, limit: fetch)
             } catch {
                 logger.error("could not read the outbox of sink '\(sink)': \(error)")
                 continue
             }
-            due = await withoutSilenced(due, now: now, silences: &passSilences)
-            // Deliveries may have started or finished during the read: recount after it.
-            var startable = due.filter { delivery in
+            if passSilences == nil, let silenceGate, due.contains(where: { $0.notification.kind == .alert }) {
+                passSilences = await silenceGate.silences(now: now)
+            }
+            // Deliveries may have started or finished during the reads: recount after them.
+            let candidates = due.filter { delivery in
                 let key = DeliveryKey(notificationID: delivery.notification.id, sink: delivery.sink)
                 return !inFlight.contains(key) && finishedDuringRead?.contains(key) != true
             }
-            var released: [[Delivery]] = []
-            if let quiet = settings.quietHours {
-                startable = await withoutHeld(startable, sink: sink, quiet: quiet, now: now)
-                (startable, released) = QuietRelease.split(startable, maximumGroupSize: planner.maximumGroupSize)
-            }
-            guard !stopping else { break }
-            for batch in released where batchesInFlight[sink, default: 0] < limit {
+            // Only the starts still inside the rate window count; none are kept without a limit.
+            let window = settings.rateLimit?.windowMilliseconds ?? 0
+            recentStarts[sink] = recentStarts[sink]?.filter { now.milliseconds - $0.milliseconds < window }
+            let decided = pipeline.run(SinkPass(
+                sink: sink, now: now, settings: settings, maximumGroupSize: groupSize, silences: passSilences,
+                urgentRules: sinks.urgentRules, recentStarts: recentStarts[sink] ?? [],
+                candidates: candidates, freeSlots: limit - batchesInFlight[sink, default: 0]))
+            if let wakeAt = decided.wakeAt { pass.wake(at: wakeAt) }
+            if decided.waitsForSlot || (candidates.isEmpty && !due.isEmpty) { pass.blocked += 1 }
+            await record(decided.actions, sink: sink, now: now)
+            for case .attempt(let batch, let released) in decided.actions {
+                guard !stopping else { break }
                 let keys = batch.map { DeliveryKey(notificationID: $0.notification.id, sink: $0.sink) }
                 inFlight.formUnion(keys)
                 batchesInFlight[sink, default: 0] += 1
+                if settings.rateLimit != nil { recentStarts[sink, default: []].append(now) }
                 pass.started += 1
-                logger.info("quiet hours over: \(batch.count) held alerts go out together", metadata: ["sink": "\(sink)"])
-                group.addTask { await self.attempt(batch, sink: sink, keys: keys) }
-            }
-            let plan = planner.plan(startable, now: now, freeSlots: limit - batchesInFlight[sink, default: 0])
-            if let wakeAt = plan.wakeAt { pass.wake(at: wakeAt) }
-            if plan.waiting > 0 || (startable.isEmpty && !due.isEmpty) { pass.blocked += 1 }
-            for batch in plan.batches {
-                let keys = batch.map { DeliveryKey(notificationID: $0.notification.id, sink: $0.sink) }
-                inFlight.formUnion(keys)
-                batchesInFlight[sink, default: 0] += 1
-                pass.started += 1
+                if released {
+                    logger.info("quiet hours over: \(batch.count) held alerts go out together", metadata: ["sink": "\(sink)"])
+                }
                 group.addTask { await self.attempt(batch, sink: sink, keys: keys) }
             }
         }
         return pass
+    }
+
+    /// Records the pipeline's silences and holds (in one transaction), with their log lines.
+    /// Not recorded: they stay due and are decided again on the next pass.
+    private func record(_ actions: [DeliveryAction], sink: String, now: Timestamp) async {
+        var outcomes: [DeliveryOutcome] = []
+        var silenced: [(Delivery, Silence)] = []
+        var held: [(count: Int, until: Timestamp, quiet: QuietHours)] = []
+        for action in actions {
+            switch action {
+            case .silence(let delivery, let silence):
+                outcomes.append(DeliveryOutcome(notificationID: delivery.notification.id, sink: delivery.sink, at: now,
+                                                result: .silenced(by: silence.id)))
+                silenced.append((delivery, silence))
+            case .hold(let deliveries, let until, let quiet):
+                outcomes += deliveries.map {
+                    DeliveryOutcome(notificationID: $0.notification.id, sink: $0.sink, at: now, result: .held(until: until))
+                }
+                held.append((deliveries.count, until, quiet))
+            case .attempt:
+                break
+            }
+        }
+        guard !outcomes.isEmpty else { return }
+        do {
+            try await store.recordAttempts(outcomes)
+        } catch {
+            logger.error("could not record silenced or held deliveries: \(error)", metadata: ["sink": "\(sink)"])
+            return
+        }
+        for (delivery, silence) in silenced {
+            logger.info("alert silenced by \(silence.id) (\(silence.targetDescription) until \(silence.endsAt.rfc3339))",
+                        metadata: ["sink": "\(delivery.sink)", "alert_id": "\(delivery.notification.id)",
+                                   "rule": "\(delivery.notification.alert?.rule ?? "")",
+                                   "symbol": "\(delivery.notification.alert?.symbol ?? "")"])
+        }
+        for hold in held {
+            logger.info("\(hold.count) deliveries held for quiet hours (\(hold.quiet)) until \(hold.until.rfc3339)",
+                        metadata: ["sink": "\(sink)"])
+        }
     }
 
     /// One attempt at a batch: a single delivery, or a group as one message.
@@ -263,65 +316,6 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
             logger.error("could not record a delivery attempt: \(error); it will be attempted again", metadata: metadata)
         }
         finished(keys, sink: name)
-    }
-
-    /// `due` without the alerts a silence covers now; those are recorded as silenced (never
-    /// attempted). Deliveries in flight are left alone: their attempt records their outcome.
-    private func withoutSilenced(_ due: [Delivery], now: Timestamp, silences: inout SilenceSet?) async -> [Delivery] {
-        guard let silenceGate, due.contains(where: { $0.notification.kind == .alert }) else { return due }
-        if silences == nil { silences = await silenceGate.silences(now: now) }
-        guard let set = silences, !set.isEmpty else { return due }
-        var deliverable: [Delivery] = []
-        var outcomes: [DeliveryOutcome] = []
-        for delivery in due {
-            let key = DeliveryKey(notificationID: delivery.notification.id, sink: delivery.sink)
-            guard !inFlight.contains(key), let silence = set.silence(for: delivery.notification, at: now) else {
-                deliverable.append(delivery)
-                continue
-            }
-            outcomes.append(DeliveryOutcome(notificationID: delivery.notification.id, sink: delivery.sink, at: now,
-                                            result: .silenced(by: silence.id)))
-            logger.info("alert silenced by \(silence.id) (\(silence.targetDescription) until \(silence.endsAt.rfc3339))",
-                        metadata: ["sink": "\(delivery.sink)", "alert_id": "\(delivery.notification.id)",
-                                   "rule": "\(delivery.notification.alert?.rule ?? "")",
-                                   "symbol": "\(delivery.notification.alert?.symbol ?? "")"])
-        }
-        guard !outcomes.isEmpty else { return due }
-        do {
-            try await store.recordAttempts(outcomes)
-        } catch {
-            // Not recorded: they stay pending and are looked at again on the next pass.
-            logger.error("could not record silenced deliveries: \(error)")
-        }
-        return deliverable
-    }
-
-    /// `due` without what quiet hours hold now; those are recorded as held until the quiet
-    /// period ends (still pending, no attempt counted). Alerts of urgent rules and test
-    /// messages are never held.
-    private func withoutHeld(_ due: [Delivery], sink: String, quiet: QuietHours, now: Timestamp) async -> [Delivery] {
-        guard let release = quiet.release(at: now), !due.isEmpty else { return due }
-        var deliverable: [Delivery] = []
-        var outcomes: [DeliveryOutcome] = []
-        for delivery in due {
-            if delivery.notification.kind == .test
-                || delivery.notification.alert.map({ sinks.isUrgent(rule: $0.rule) }) == true {
-                deliverable.append(delivery)
-                continue
-            }
-            outcomes.append(DeliveryOutcome(notificationID: delivery.notification.id, sink: delivery.sink, at: now,
-                                            result: .held(until: release)))
-        }
-        guard !outcomes.isEmpty else { return due }
-        do {
-            try await store.recordAttempts(outcomes)
-            logger.info("\(outcomes.count) deliveries held for quiet hours (\(quiet)) until \(release.rfc3339)",
-                        metadata: ["sink": "\(sink)"])
-        } catch {
-            // Not recorded: they stay due and are held on the next pass.
-            logger.error("could not hold deliveries for quiet hours: \(error)", metadata: ["sink": "\(sink)"])
-        }
-        return deliverable
     }
 
     private func finished(_ keys: [DeliveryKey], sink: String) {

@@ -37,6 +37,11 @@ public final class SinkRegistry: Sendable {
         entries.withLock { $0.urgentRules = rules }
     }
 
+    /// The rules whose alerts bypass quiet hours.
+    public var urgentRules: Set<String> {
+        entries.withLock { $0.urgentRules }
+    }
+
     /// Whether alerts of `rule` bypass quiet hours.
     public func isUrgent(rule: String) -> Bool {
         entries.withLock { $0.urgentRules.contains(rule) }

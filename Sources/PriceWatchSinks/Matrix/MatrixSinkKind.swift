@@ -24,7 +24,9 @@ extension MatrixSink {
         ], check: { options in
             guard let room = options.string("room"), let problem = MatrixSettings.problem(room: room) else { return [] }
             return [AdapterSchema.Problem(key: "room", index: nil, message: problem)]
-        }, shorthand: shorthand)
+        }, shorthand: shorthand,
+        // Synapse's default for a user's messages (`rc_message`): 0.2 a second, bursts of 10.
+        defaultRateLimit: DeliveryRateLimit(attempts: 10, windowMilliseconds: 60_000))
 
     /// `matrix://TOKEN@HOST/!ROOM` (http) and `matrixs://TOKEN@HOST:PORT/!ROOM:SERVER` (https),
     /// Apprise's access-token forms (also `?token=TOKEN`), with a room id (`!ROOM`) or an alias

@@ -26,7 +26,10 @@ extension TelegramSink {
         ], check: { options in
             guard let chat = options.string("chat"), let problem = TelegramSettings.problem(chat: chat) else { return [] }
             return [AdapterSchema.Problem(key: "chat", index: nil, message: problem)]
-        }, shorthand: shorthand)
+        }, shorthand: shorthand,
+        // Telegram's FAQ: no more than 20 messages a minute to one group (and about one a
+        // second to one chat); a sink sends to one chat.
+        defaultRateLimit: DeliveryRateLimit(attempts: 20, windowMilliseconds: 60_000))
 
     /// `tgram://TOKEN/CHAT`, `tgram://TOKEN/CHAT:TOPIC`, with `?silent=yes` and `?topic=N`
     /// (Apprise's form; one chat per sink).
