@@ -56,6 +56,21 @@ import Testing
         (try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]) ?? [:]
     }
 
+    /// With no `token` in `[http]`, anyone on the host could have the daemon send messages:
+    /// the relay answers 403 saying what to configure, and the daemon goes on.
+    @Test func withoutATokenConfiguredTheRelayIsForbidden() async throws {
+        let demo = try DashboardDaemon()
+        try await demo.waitUntilListening()
+        for body in ["BTC crossed 100k", #"{"text":"BTC crossed 100k"}"#] {
+            let post = try #require(await demo.request("/api/ingest/tradingview", method: .post, body: Array(body.utf8)))
+            let text = String(decoding: post.body, as: UTF8.self)
+            #expect(post.status == 403, "\(text)")
+            #expect(text.contains("needs a bearer token: set token in [http]"), "\(text)")
+        }
+        #expect(await demo.request("/healthz")?.status == 200)
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
     @Test func jsonAndTextBodiesAreRelayedAndBadRequestsStoreNothing() async throws {
         let token = "relay-token-\(UUID().uuidString)"
         let receiver = try LoopbackHTTPServer()
