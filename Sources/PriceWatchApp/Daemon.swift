@@ -107,11 +107,14 @@ public enum Daemon {
             logger.critical("could not load state from \(setup.configuration.statePath): \(error)")
             return 1
         }
+        // The one owner of the running configuration: set by the reload coordinator, read by
+        // the jobs, the dashboard and the delivery.
+        let running = RunningConfiguration(setup.configuration)
         let sinkRegistry = SinkRegistry(setup.sinks, configuration: setup.configuration.sinks)
-        sinkRegistry.setUrgentRules(Set(setup.configuration.rules.filter(\.urgent).map(\.id)))
         let dispatcher = DeliveryDispatcher(store: store, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
                                             wallClock: wallClock, logger: logger,
-                                            silenceGate: SilenceGate(store: store, logger: logger))
+                                            silenceGate: SilenceGate(store: store, logger: logger),
+                                            urgentRules: { running.urgentRules })
         startupProgress()
         let baseObserver = observer ?? SystemdObserver(
             notifier: notifier, watchdogPeriod: watchdogPeriod, logger: logger,
@@ -124,21 +127,25 @@ public enum Daemon {
             : LivenessObserver(wrapping: baseObserver, liveness: liveness, wallClock: wallClock)
         let liveQuotes = LiveQuotes()
         let httpConsumers: [any QuoteConsumer] = httpSettings == nil ? [] : [PollMetricsConsumer(metrics: metrics ?? .disabled), liveQuotes]
-        let housekeeping = Housekeeping(store: store, configuration: { await evaluator.currentConfiguration },
+        let housekeeping = Housekeeping(store: store, configuration: { running.current },
                                         wallClock: wallClock, logger: logger)
         // Price history: recorded from every poll, pruned by its own job (docs/history.md).
         let candles: any CandleStore = store
         alertCharts.attach(candles)
-        let historyRetention = HistoryRetention(store: candles, configuration: { await evaluator.currentConfiguration },
+        let historyRetention = HistoryRetention(store: candles, configuration: { running.current },
                                                 wallClock: wallClock, logger: logger)
-        // Digests (docs/digests.md): one job per [[digest]]; their schedules are read here, at start.
+        // Digests (docs/digests.md): one job per [[digest]]; a reload adds, reschedules and
+        // removes them (ScheduledJobsSubscriber).
         let digests = DigestJobs(
             builder: DigestBuilder(history: candles, alerts: store, marketHours: markets, renderer: CairoChartRenderer(),
-                                   sections: [PortfolioDigestSection(portfolios: { await evaluator.currentConfiguration.portfolios }, store: store),
+                                   sections: [PortfolioDigestSection(portfolios: { running.current.portfolios }, store: store),
                                               PaperDigestSection(store: store)], logger: logger),
-            outbox: store, configuration: { await evaluator.currentConfiguration }, wallClock: wallClock, logger: logger)
-        let scheduler = JobScheduler(jobs: [housekeeping.job, historyRetention.job] + digests.jobs(for: setup.configuration.digests, marketHours: markets),
-                                     store: store, clock: clock, wallClock: wallClock, logger: logger)
+            outbox: store, configuration: { running.current }, wallClock: wallClock, logger: logger)
+        let fixedJobs = [housekeeping.job, historyRetention.job]
+        let jobs: @Sendable (ServiceSetup) -> [ScheduledJob] = { setup in
+            fixedJobs + digests.jobs(for: setup.configuration.digests, marketHours: markets)
+        }
+        let scheduler = JobScheduler(jobs: jobs(setup), store: store, clock: clock, wallClock: wallClock, logger: logger)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
         let reloadRequests = AsyncStream<Void> { continuation in
             let task = Task {
@@ -151,7 +158,7 @@ public enum Daemon {
         let paperFills = PaperFillConsumer(store: store, markets: markets, doorbell: doorbell, logger: logger)
         let rateLimits = ProviderRateLimits(clock: clock)
         // Prices and rule states for the sinks that mirror them (mqtt, for Home Assistant).
-        let marketState = MarketStateConsumer(sinks: sinkRegistry, states: store, configuration: { await evaluator.currentConfiguration })
+        let marketState = MarketStateConsumer(sinks: sinkRegistry, states: store, configuration: { running.current })
         let polling = PollingService(initial: setup, consumers: [evaluator, HistoryRecorder(store: candles, logger: logger), paperFills, marketState]
                                          + httpConsumers,
                                      clock: clock, wallClock: wallClock,
@@ -169,8 +176,9 @@ public enum Daemon {
             DaemonIngestOutbox(outbox: store, doorbell: doorbell, routes: setup.configuration.ingest, wallClock: wallClock)
         }
         let reloads = ReloadCoordinator(
-            initial: setup, subscribers: [polling, evaluator, warmUp, sinkRegistry] + (ingest.map { [$0] } ?? []), reloadRequests: reloadRequests,
-            observer: observer, logger: logger, wallClock: wallClock, announcesReady: false, metrics: metrics ?? .disabled,
+            initial: setup, subscribers: [polling, evaluator, warmUp, sinkRegistry, ScheduledJobsSubscriber(scheduler: scheduler, jobs: jobs)]
+                + (ingest.map { [$0] } ?? []), reloadRequests: reloadRequests,
+            observer: observer, logger: logger, wallClock: wallClock, announcesReady: false, metrics: metrics ?? .disabled, running: running,
             load: { previous in
                 logger.info("reloading configuration from \(configPath)")
                 let loaded = loadSetup(configPath: configPath, environment: environment, previous: previous, transports: transports,
@@ -182,10 +190,10 @@ public enum Daemon {
         if let httpSettings, let exporter {
             let source = DaemonDashboardSource(configPath: configPath, environment: environment, liveness: liveness,
                                                markets: markets, history: candles, quotes: store,
-                                               configuration: { await evaluator.currentConfiguration },
+                                               configuration: { running.current },
                                                wallClock: wallClock)
             let silences = DaemonSilenceAdministration(configPath: configPath, wallClock: wallClock,
-                                                       configuration: { await evaluator.currentConfiguration })
+                                                       configuration: { running.current })
             httpServices = [.init(service: HTTPEndpoint(settings: httpSettings, source: source, live: liveQuotes, exporter: exporter,
                                                         silences: silences, ingest: ingest, inheritedSocket: inheritedSocket, logger: logger),
                                   serviceName: "http")]

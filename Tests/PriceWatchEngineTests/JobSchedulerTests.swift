@@ -25,24 +25,23 @@ import Testing
         let clock = ManualClock()
         let wall: ManualWallClock
         let task: Task<Void, Never>
-        let jobCount: Int
+        let scheduler: JobScheduler<ManualClock>
 
         /// `maximumSleep` is long so days pass in few steps; the wall clock never steps here.
         init(jobs: [ScheduledJob], store: SQLiteAlertStore, start: Timestamp, maximumSleep: Duration = .seconds(3_600)) {
             let clock = self.clock
             let wall = ManualWallClock(start)
             self.wall = wall
-            jobCount = jobs.count
             let scheduler = JobScheduler(jobs: jobs, store: store, clock: clock, wallClock: wall.function, logger: F.logger,
                                          maximumSleep: maximumSleep)
+            self.scheduler = scheduler
             task = Task { await scheduler.run() }
         }
 
         /// Waits (real time, bounded) until the scheduler sleeps: whatever it does at its
         /// current time is done.
         func settle() async throws {
-            let sleepers = jobCount
-            try await waitUntil("the scheduler to sleep again") { clock.sleeperCount >= sleepers }
+            try await waitUntil("the scheduler to sleep again") { clock.sleeperCount >= scheduler.jobNames.count }
         }
 
         /// Moves both clocks to `target`, waking the scheduler at each of its own deadlines, so
@@ -81,6 +80,45 @@ import Testing
         try await life.advance(to: try time(end))
         await life.stop()
         return log.all.map(\.rfc3339)
+    }
+
+    // MARK: - Reloads
+
+    /// Issue 30, item 17: the jobs followed the configuration only at start, so a digest added
+    /// or rescheduled by SIGHUP waited for a restart. Through the reload's subscriber: a job
+    /// rescheduled runs at its new time only, a new one at its time, a removed one no more;
+    /// the run records stay.
+    @Test func aReloadAddsReschedulesAndRemovesJobs() async throws {
+        let store = try SQLiteAlertStore.inMemory()
+        let (morning, evening, gone, added) = (RunLog(), RunLog(), RunLog(), RunLog())
+        let life = Life(jobs: [try Self.job("daily 08:00 UTC", log: morning, name: "digest-morning"),
+                               try Self.job("daily 18:00 UTC", log: evening, name: "digest-evening"),
+                               try Self.job("daily 09:00 UTC", log: gone, name: "digest-gone")],
+                        store: store, start: try Self.time("2025-06-01T07:00:00Z"))
+        try await life.settle()
+        #expect(life.scheduler.jobNames == ["digest-evening", "digest-gone", "digest-morning"])
+
+        let reloaded = [try Self.job("daily 10:00 UTC", log: morning, name: "digest-morning"),   // rescheduled
+                        try Self.job("daily 18:00 UTC", log: evening, name: "digest-evening"),   // unchanged
+                        try Self.job("daily 08:30 UTC", log: added, name: "digest-new")]         // added
+        let subscriber = ScheduledJobsSubscriber(scheduler: life.scheduler) { _ in reloaded }
+        let setup = ServiceSetup(configuration: F.configuration(rules: []), providers: [:], sinks: [:])
+        try await subscriber.apply(setup, now: life.wall.now)
+        #expect(life.scheduler.jobNames == ["digest-evening", "digest-gone", "digest-morning"], "apply changes nothing: a later subscriber may refuse")
+        await subscriber.resume(with: setup)
+        #expect(life.scheduler.jobNames == ["digest-evening", "digest-morning", "digest-new"])
+        try await waitUntil("three loops asleep, the retired ones gone") { life.clock.sleeperCount == 3 }
+
+        try await life.advance(to: try Self.time("2025-06-01T19:00:00Z"))
+        #expect(morning.all == [try Self.time("2025-06-01T10:00:00Z")], "the rescheduled job runs at its new time, not its old")
+        #expect(added.all == [try Self.time("2025-06-01T08:30:00Z")])
+        #expect(evening.all == [try Self.time("2025-06-01T18:00:00Z")], "an unchanged job keeps its loop")
+        #expect(gone.all.isEmpty, "a removed job runs no more")
+        let records = try await store.jobRuns()
+        #expect(records["digest-gone"] != nil, "a removed job's record stays")
+        #expect(records["digest-morning"]?.outcome == .succeeded)
+        #expect(records["digest-new"]?.due == (try Self.time("2025-06-01T08:30:00Z")))
+        await life.stop()
     }
 
     // MARK: - Daylight-saving changes

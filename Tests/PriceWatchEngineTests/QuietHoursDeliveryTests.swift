@@ -30,10 +30,9 @@ import Testing
             wall = ManualWallClock(start)
             sinks = SinkRegistry(["recorder": sink], settings: ["recorder": SinkDeliverySettings(maximumAge: maximumAge,
                                                                                                 quietHours: QuietHoursDeliveryTests.quiet)])
-            sinks.setUrgentRules(urgent)
             dispatcher = DeliveryDispatcher(store: store, sinks: sinks, doorbell: doorbell, clock: clock, wallClock: wall.function,
                                             schedule: RetrySchedule(initialDelay: 1_000, maximumDelay: 60_000, maximumAge: 3_600_000, jitter: 0),
-                                            logger: F.logger)
+                                            logger: F.logger, urgentRules: { urgent })
         }
 
         func queue(_ rules: [String]) async throws -> [Alert] {

@@ -86,9 +86,10 @@ import Testing
                            RecordingSubscriber("sinks", journal: journal)]
         let (requests, requestFeed) = AsyncStream<Void>.makeStream()
         let loads = Mutex([Self.setup(rules: 2), Self.setup(rules: 3)])
+        let configuration = RunningConfiguration(Self.setup(rules: 1).configuration)
         let coordinator = ReloadCoordinator(
             initial: Self.setup(rules: 1), subscribers: subscribers, reloadRequests: requests, observer: SilentDaemonObserver(),
-            logger: F.logger, wallClock: ManualWallClock().function,
+            logger: F.logger, wallClock: ManualWallClock().function, running: configuration,
             load: { _ in (loads.withLock { $0.removeFirst() }, []) })
         let running = Task { try await coordinator.run() }
         defer { running.cancel() }
@@ -98,6 +99,7 @@ import Testing
         #expect(journal.all == ["polls pause", "rules pause", "sinks pause",
                                 "polls apply 2", "rules apply 2", "sinks apply 2",
                                 "polls resume 2", "rules resume 2", "sinks resume 2"])
+        #expect(configuration.current.rules.count == 2, "the running configuration is the applied one")
 
         requestFeed.yield()
         #expect(await Self.eventually { journal.all.count == 9 + 9 }, "the refused reload: \(journal.all)")
@@ -105,6 +107,7 @@ import Testing
                                                     "polls apply 3", "rules apply 3", "polls apply 2",
                                                     "polls resume 2", "rules resume 2", "sinks resume 2"],
                 "the refusal stops the switch, returns the earlier subscriber to the running setup, and resumes it")
+        #expect(configuration.current.rules.count == 2, "a refused configuration never becomes the running one")
     }
 
     @Test func aSlowReloadNeverDelaysShutdown() async throws {

@@ -36,6 +36,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     private let logger: Logger
     private let silenceGate: SilenceGate?
     private let pipeline: DeliveryPipeline
+    private let urgentRules: @Sendable () -> Set<String>
     /// When each sink's recent attempts started, for its rate limit. In memory: after a
     /// restart a sink's window starts empty.
     private var recentStarts: [String: [Timestamp]] = [:]
@@ -59,10 +60,13 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
     ///   - silenceGate: the operator's silences; a due alert one covers is recorded as
     ///     silenced instead of attempted (nil: nothing is silenced).
     ///   - pipeline: the stages that decide what each pass attempts, records or holds.
+    ///   - urgentRules: the rules whose alerts quiet hours never hold (the running
+    ///     configuration's).
     public init(store: any OutboxStore, sinks: SinkRegistry, doorbell: Doorbell, clock: C,
                 wallClock: @escaping @Sendable () -> Timestamp, schedule: RetrySchedule = RetrySchedule(),
                 perSinkLimit: Int = SinkConfiguration.defaultConcurrency, maximumGroupSize: Int = 100, logger: Logger,
-                silenceGate: SilenceGate? = nil, pipeline: DeliveryPipeline = .standard) {
+                silenceGate: SilenceGate? = nil, pipeline: DeliveryPipeline = .standard,
+                urgentRules: @escaping @Sendable () -> Set<String> = { [] }) {
         self.store = store
         self.sinks = sinks
         self.doorbell = doorbell
@@ -74,6 +78,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
         self.logger = logger
         self.silenceGate = silenceGate
         self.pipeline = pipeline
+        self.urgentRules = urgentRules
     }
 
     /// Stops taking new deliveries; ``run(shutdownGrace:)`` then waits for those in flight.
@@ -189,7 +194,7 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
             recentStarts[sink] = recentStarts[sink]?.filter { now.milliseconds - $0.milliseconds < window }
             let decided = pipeline.run(SinkPass(
                 sink: sink, now: now, settings: settings, maximumGroupSize: groupSize, silences: passSilences,
-                urgentRules: sinks.urgentRules, recentStarts: recentStarts[sink] ?? [],
+                urgentRules: urgentRules(), recentStarts: recentStarts[sink] ?? [],
                 candidates: candidates, freeSlots: limit - batchesInFlight[sink, default: 0]))
             if let wakeAt = decided.wakeAt { pass.wake(at: wakeAt) }
             if decided.waitsForSlot || (candidates.isEmpty && !due.isEmpty) { pass.blocked += 1 }

@@ -8,7 +8,6 @@ public final class SinkRegistry: Sendable {
     private struct Entries {
         var sinks: [String: any NotificationSink]
         var settings: [String: SinkDeliverySettings]
-        var urgentRules: Set<String> = []
     }
 
     private let entries: Mutex<Entries>
@@ -30,21 +29,6 @@ public final class SinkRegistry: Sendable {
             $0.sinks = sinks
             $0.settings = settings
         }
-    }
-
-    /// Marks the rules whose alerts bypass quiet hours (`urgent = true`); replaced as a whole.
-    public func setUrgentRules(_ rules: Set<String>) {
-        entries.withLock { $0.urgentRules = rules }
-    }
-
-    /// The rules whose alerts bypass quiet hours.
-    public var urgentRules: Set<String> {
-        entries.withLock { $0.urgentRules }
-    }
-
-    /// Whether alerts of `rule` bypass quiet hours.
-    public func isUrgent(rule: String) -> Bool {
-        entries.withLock { $0.urgentRules.contains(rule) }
     }
 
     /// Every current sink by name.

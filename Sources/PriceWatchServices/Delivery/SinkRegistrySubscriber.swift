@@ -5,6 +5,5 @@ import PriceWatchCore
 extension SinkRegistry: ConfigurationSubscriber {
     public func apply(_ setup: ServiceSetup, now: Timestamp) async throws {
         replace(with: setup.sinks, configuration: setup.configuration.sinks)
-        setUrgentRules(Set(setup.configuration.rules.filter(\.urgent).map(\.id)))
     }
 }

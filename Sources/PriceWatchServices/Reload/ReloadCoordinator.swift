@@ -31,14 +31,20 @@ public final class ReloadCoordinator: Service {
     private let metrics: DaemonMetrics
 
     private let announcesReady: Bool
+    /// Set to each configuration every subscriber applied (nil: nobody reads it).
+    private let running: RunningConfiguration?
 
     /// - Parameter subscribers: in the order they pause, apply and resume.
+    /// - Parameter running: the one owner of the running configuration; set after every
+    ///   subscriber applied a new setup, before they resume.
     /// - Parameter announcesReady: whether ``run()`` reports the initial READY itself; the
     ///   daemon reports it before any service starts instead, so READY never comes after a poll.
     public init(initial: ServiceSetup, subscribers: [any ConfigurationSubscriber], reloadRequests: AsyncStream<Void>,
                 observer: any DaemonObserver, logger: Logger, wallClock: @escaping @Sendable () -> Timestamp,
-                announcesReady: Bool = true, metrics: DaemonMetrics = .disabled, load: @escaping Load) {
+                announcesReady: Bool = true, metrics: DaemonMetrics = .disabled, running: RunningConfiguration? = nil,
+                load: @escaping Load) {
         self.announcesReady = announcesReady
+        self.running = running
         self.metrics = metrics
         self.initial = initial
         self.subscribers = subscribers
@@ -127,6 +133,7 @@ public final class ReloadCoordinator: Service {
             }
         }
         if rejection == nil {
+            self.running?.set(next.configuration)
             logger.notice("configuration reloaded: \(ConfigurationSummary.line(next.configuration))",
                           metadata: [OperatorEvent.metadataKey: OperatorEvent.configurationReloaded.metadataValue])
         }
