@@ -51,6 +51,9 @@ let package = Package(
         // The pure domain: exact decimals, quotes, rules, the per-rule state machine, alerts,
         // rendering, backtest CSV parsing, and the ports (protocols) adapters implement.
         .target(name: "PriceWatchCore"),
+        // Presentation and file formats over the core's types: alert and notification text,
+        // terminal charts, paper and portfolio reports, the alert log's CSV, Ghostfolio's CSV.
+        .target(name: "PriceWatchPresentation", dependencies: ["PriceWatchCore"]),
         // Our TOML 1.0 parser: one pass, bounded, every key and value with its line and column.
         .target(name: "PriceWatchTOML"),
         // TOML -> validated model, with positioned diagnostics and secrets.
@@ -93,7 +96,7 @@ let package = Package(
         // except the MQTT sink, which holds its broker connection through libmosquitto.
         .target(
             name: "PriceWatchSinks",
-            dependencies: ["PriceWatchCore", "CMosquitto", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["PriceWatchCore", "PriceWatchPresentation", "CMosquitto", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The long-running services: pollers, the rule evaluator, the dispatcher, the reloader.
         // They talk to adapters only through the core's ports: no adapter module here.
@@ -124,6 +127,7 @@ let package = Package(
             name: "PriceWatchApp",
             dependencies: [
                 "PriceWatchCore",
+                "PriceWatchPresentation",
                 "PriceWatchServices",
                 "PriceWatchConfig",
                 "PriceWatchStore",
@@ -145,6 +149,7 @@ let package = Package(
             name: "pricewatch",
             dependencies: [
                 "PriceWatchApp",
+                "PriceWatchPresentation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -158,7 +163,7 @@ let package = Package(
                 // The outbox mode drives the daemon's own delivery path to a loopback receiver; the
                 // poll-cycle mode, the real poller, provider and libcurl transport.
                 // The startup mode spawns `pricewatch run`; the backtest reference reads rules itself.
-                "PriceWatchCore", "PriceWatchConfig", "PriceWatchCurl", "PriceWatchServices", "PriceWatchApp", "PriceWatchProviders",
+                "PriceWatchCore", "PriceWatchPresentation", "PriceWatchConfig", "PriceWatchCurl", "PriceWatchServices", "PriceWatchApp", "PriceWatchProviders",
                 "PriceWatchStore", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -171,6 +176,7 @@ let package = Package(
             path: "Tests/PriceWatchTestKit"
         ),
         .testTarget(name: "PriceWatchCoreTests", dependencies: ["PriceWatchCore", "PriceWatchTestKit"]),
+        .testTarget(name: "PriceWatchPresentationTests", dependencies: ["PriceWatchPresentation", "PriceWatchCore", "PriceWatchTestKit"]),
         .testTarget(name: "PriceWatchConfigTests", dependencies: ["PriceWatchConfig", "PriceWatchCore", "PriceWatchApp", "PriceWatchTestKit"]),
         // The parser against the official toml-test corpus (Tests/Fixtures/toml-test) and hostile inputs.
         .testTarget(name: "PriceWatchTOMLTests", dependencies: ["PriceWatchTOML"]),

@@ -1,6 +1,7 @@
 import Foundation
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchPresentation
 import PriceWatchProviders
 
 /// `pricewatch-bench backtest-reference RULES CSV`: the backtest the simple way, as the

@@ -1,5 +1,6 @@
 import Dispatch
 import PriceWatchCore
+import PriceWatchPresentation
 
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import PriceWatchApp
 import PriceWatchCore
+import PriceWatchPresentation
 
 /// `pricewatch alerts [--since DURATION] [--rule ID] [--symbol SYMBOL] [--status STATUS]
 /// [--format text|json|csv]`: the alert log with the state of each delivery, read from the

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PriceWatchApp
 import PriceWatchCore
+import PriceWatchPresentation
 
 /// `pricewatch backtest --rules PATH (--data CSV | --symbol S… [--since 1y] [--provider NAME])
 /// [--format text|json]`

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PriceWatchApp
 import PriceWatchCore
+import PriceWatchPresentation
 
 /// `pricewatch history SYMBOL [--range R] [--interval I] [--format text|json|csv] [--tz ZONE]`
 struct HistoryCommand: AsyncParsableCommand {

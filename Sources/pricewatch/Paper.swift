@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import PriceWatchApp
 import PriceWatchCore
+import PriceWatchPresentation
 
 /// `pricewatch paper ...`: paper trading with fake money (docs/paper-trading.md).
 struct Paper: AsyncParsableCommand {

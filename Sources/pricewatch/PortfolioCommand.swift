@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import PriceWatchApp
 import PriceWatchCore
+import PriceWatchPresentation
 
 /// `pricewatch portfolio [value] [NAME] ...` and `pricewatch portfolio import NAME FILE`.
 struct PortfolioCommand: AsyncParsableCommand {

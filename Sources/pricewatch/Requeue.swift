@@ -1,6 +1,7 @@
 import ArgumentParser
 import PriceWatchApp
 import PriceWatchCore
+import PriceWatchPresentation
 
 /// `pricewatch requeue (--alert ID | --sink NAME | --since DURATION | --all)`: puts dead letters
 /// back in the outbox once their receiver is fixed.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PriceWatchCore
+import PriceWatchPresentation
 import PriceWatchServices
 import PriceWatchStore
 

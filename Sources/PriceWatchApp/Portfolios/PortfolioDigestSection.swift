@@ -1,5 +1,6 @@
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchPresentation
 import PriceWatchServices
 import PriceWatchStore
 

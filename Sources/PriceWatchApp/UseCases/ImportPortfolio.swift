@@ -4,6 +4,7 @@ import Glibc
 import FoundationEssentials
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchPresentation
 
 /// `pricewatch portfolio import NAME FILE`: a Ghostfolio activities CSV written as
 /// `portfolios.d/NAME.toml` beside the main file (mode 0640, the directory 0750): first to

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchPresentation
 import PriceWatchStore
 
 /// `pricewatch history`: a symbol's candles over a range, from the daemon's stored history,

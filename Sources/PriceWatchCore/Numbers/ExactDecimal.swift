@@ -94,6 +94,12 @@ extension ExactDecimal {
     }
 }
 
+extension ExactDecimal {
+    /// 10 to the power `exponent` (0 to 18): the scaled units of one in the last of
+    /// `scale - exponent` fractional digits.
+    public static func powerOfTen(_ exponent: Int) -> Int64 { pow10(exponent) }
+}
+
 @usableFromInline
 func pow10(_ exponent: Int) -> Int64 {
     var result: Int64 = 1

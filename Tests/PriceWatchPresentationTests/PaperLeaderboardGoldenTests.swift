@@ -2,6 +2,7 @@ import Foundation
 import PriceWatchTestKit
 import Testing
 @testable import PriceWatchCore
+import PriceWatchPresentation
 
 /// The leaderboard in text, JSON and CSV against golden files (Tests/Fixtures/paper/), with a
 /// tie, an account in another currency converted at a known rate, and one with no rate.

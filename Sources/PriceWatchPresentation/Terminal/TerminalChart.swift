@@ -1,3 +1,4 @@
+import PriceWatchCore
 import FoundationEssentials
 
 /// A line chart of candle closes drawn with Unicode braille for a terminal: a price axis on

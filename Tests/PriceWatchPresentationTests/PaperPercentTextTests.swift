@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PriceWatchCore
+import PriceWatchPresentation
 
 /// The percents of `paper show` and `paper history` against the same percents computed apart,
 /// with Foundation's `Decimal`: the sign of a loss, and the digits of a small move.

@@ -1,3 +1,5 @@
+import PriceWatchCore
+
 /// `pricewatch alerts --format csv`: the alert log as RFC 4180 CSV, one row per delivery (an
 /// alert without deliveries has one row with the delivery columns empty).
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import PriceWatchCore
+import PriceWatchPresentation
 import PriceWatchTestKit
 import Testing
 
@@ -82,8 +83,8 @@ import Testing
 
     @Test func sessionBreaksAreMarkedAndColourOnlyWhenAsked() throws {
         // Two sessions of five minutes, a night apart.
-        let day1 = (0..<5).map { CandleBuilderTests.candle(1_727_875_800 + Int64($0) * 60, "10", "11", "9", "10") }
-        let day2 = (0..<5).map { CandleBuilderTests.candle(1_727_962_200 + Int64($0) * 60, "11", "12", "10", "11") }
+        let day1 = (0..<5).map { candle(1_727_875_800 + Int64($0) * 60, "10", "11", "9", "10") }
+        let day2 = (0..<5).map { candle(1_727_962_200 + Int64($0) * 60, "11", "12", "10", "11") }
         let zone = try Self.zone("UTC")
         let plain = TerminalChart(candles: day1 + day2, width: 40, height: 4, timeZone: zone).render()
         #expect(plain.contains { $0.contains("┊") })

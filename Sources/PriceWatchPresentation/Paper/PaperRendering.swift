@@ -1,3 +1,5 @@
+import PriceWatchCore
+
 /// The text, JSON and CSV forms of the paper-trading reports (`docs/paper-trading.md`).
 ///
 /// Money is shown rounded half-even to two fractional digits in text and CSV, and exact in
@@ -16,7 +18,7 @@ public enum PaperRendering {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let rounded = (hundredths * scale).rounded(.toNearestOrAwayFromZero)
-        return ExactDecimal(scaled: Int64(rounded) * pow10(ExactDecimal.scale - digits)).roundedHalfEven(toFractionDigits: digits)
+        return ExactDecimal(scaled: Int64(rounded) * ExactDecimal.powerOfTen(ExactDecimal.scale - digits)).roundedHalfEven(toFractionDigits: digits)
     }
 
     /// `+5.25%`, `-0.10%`, `-0.0048%`, `+0.00%`, `n/a`.
@@ -31,7 +33,7 @@ public enum PaperRendering {
             while digits < 6, let finer = percent(ratio, digits: digits + 1) {
                 digits += 1
                 value = finer
-                if value.scaled.magnitude >= 10 * UInt64(pow10(ExactDecimal.scale - digits)) { break }
+                if value.scaled.magnitude >= 10 * UInt64(ExactDecimal.powerOfTen(ExactDecimal.scale - digits)) { break }
             }
             if value.scaled == 0 { digits = 2 }
         }

@@ -1,3 +1,5 @@
+import PriceWatchCore
+
 /// How sinks print a notification that is not alert-shaped (a digest, a report, a kind a
 /// later feature adds): one JSON object, or one line of text.
 public enum NotificationRendering {

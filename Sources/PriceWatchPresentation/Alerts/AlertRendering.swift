@@ -1,3 +1,4 @@
+import PriceWatchCore
 import FoundationEssentials
 
 /// The two ways alerts are printed: JSON Lines (`docs/commands.md`) and one human-readable line.

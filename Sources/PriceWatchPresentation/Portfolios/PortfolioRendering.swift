@@ -1,3 +1,5 @@
+import PriceWatchCore
+
 /// A ``PortfolioValuation`` as text (aligned columns), JSON (one object) or CSV (one row per
 /// position and cash balance, then the total). Money is rounded half-even to the currency's
 /// ISO 4217 minor unit for display only; JSON carries the exact decimals.

@@ -1,3 +1,4 @@
+import PriceWatchCore
 import Foundation
 
 /// Reads a Ghostfolio activities CSV (the columns Ghostfolio's own import accepts, any case:
