@@ -157,7 +157,7 @@ import Testing
     }
 
     @Test func anAlertQueuedWhileTheReceiverIsDownIsDeliveredWithItsIDOnceItIsUp() async throws {
-        let down = try LoopbackHTTPServer()
+        let down = try LoopbackHTTPServer.onReusablePort()
         let port = down.port
         down.stop()
         let secret = "whsec_" + "c2VjcmV0LWtleS1mb3ItcHJpY2V3YXRjaC10ZXN0cw=="

@@ -51,20 +51,26 @@ struct DashboardDaemon {
     }
 
     /// A TCP port on loopback nothing listens on now (bound to port 0, then released).
+    /// A free port below the kernel's ephemeral range (32768 and up), for a daemon to listen
+    /// on: once given back here, a port of the ephemeral range could go to any other socket of
+    /// the busy test process (a client's local port) before the daemon binds it; this one only
+    /// to another test drawing the same number.
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw PortError() }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        for _ in 0..<50 {
+            let port = UInt16.random(in: 20_000...32_000)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw PortError() }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = port.bigEndian
+            let bound = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            if bound { return Int(port) }
         }
-        guard bound else { throw PortError() }
-        return Int(UInt16(bigEndian: address.sin_port))
+        throw PortError()
     }
 
     struct PortError: Error {}

@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func connectionRefusedThenTheReceiverComesUpOnTheSamePort() async throws {
-        let down = try LoopbackHTTPServer()
+        let down = try LoopbackHTTPServer.onReusablePort()
         let port = down.port
         down.stop()
         let clock = Self.currentClock()

@@ -29,8 +29,9 @@ import Synchronization
 /// ```
 ///
 /// Unrouted requests go to the handler given to `init(handler:)`, or get a 404. Connection
-/// refused: ``stop()`` a server and use its ``baseURL`` (the port is closed when `stop` returns);
-/// recovery: start a new server with `init(port:handler:)` on that port.
+/// refused: ``stop()`` a server made by ``onReusablePort(handler:)`` and use its ``baseURL``
+/// (the port is closed when `stop` returns); recovery: start a new server with
+/// `init(port:handler:)` on that port.
 /// Waiting is by event with a deadline: ``waitForRequests(count:timeout:)`` returns once that
 /// many requests arrived, and fails the test (throws) if they do not arrive in time or the
 /// server stops first.
@@ -49,6 +50,22 @@ public final class LoopbackHTTPServer: Sendable {
     /// refusing connections to answering them. Throws if the port is taken.
     public init(port: UInt16, handler: Handler? = nil) throws {
         core = try LoopbackServerCore(port: port, fallback: handler)
+    }
+
+    /// Starts listening on a free port below the kernel's ephemeral range (32768 and up), for
+    /// a test that stops it and listens on its port again later: a port from the ephemeral
+    /// range, once given back, can be handed to any other socket of the busy test process
+    /// meanwhile (a client's local port), this one cannot.
+    public static func onReusablePort(handler: Handler? = nil) throws -> LoopbackHTTPServer {
+        var lastError: (any Error)?
+        for _ in 0..<20 {
+            do {
+                return try LoopbackHTTPServer(port: UInt16.random(in: 20_000...32_000), handler: handler)
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? LoopbackServerError("bind below the ephemeral range", 0)
     }
 
     deinit { core.stop() }
