@@ -188,7 +188,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PriceWatchEngineTests",
-            dependencies: ["PriceWatchServices", "PriceWatchApp", "PriceWatchCore", "PriceWatchStore", "PriceWatchProviders",
+            dependencies: ["PriceWatchServices", "PriceWatchApp", "PriceWatchCore", "PriceWatchPresentation", "PriceWatchStore", "PriceWatchProviders",
                            "PriceWatchSinks", "PriceWatchCurl", "PriceWatchSystemd", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
@@ -205,7 +205,7 @@ let package = Package(
         // Sinks against real receivers on loopback, and the shared sink conformance suite.
         .testTarget(
             name: "PriceWatchSinksTests",
-            dependencies: ["PriceWatchSinks", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit",
+            dependencies: ["PriceWatchSinks", "PriceWatchCore", "PriceWatchPresentation", "PriceWatchCurl", "PriceWatchTestKit",
                            // The MQTT tests' subscriber reads the broker back through libmosquitto.
                            "CMosquitto"]
         ),

@@ -3,6 +3,7 @@ import Logging
 import PriceWatchCharts
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchPresentation
 import PriceWatchHTTP
 import PriceWatchServices
 import PriceWatchStore
@@ -140,7 +141,8 @@ public enum Daemon {
             builder: DigestBuilder(history: candles, alerts: store, marketHours: markets, renderer: CairoChartRenderer(),
                                    sections: [PortfolioDigestSection(portfolios: { running.current.portfolios }, store: store),
                                               PaperDigestSection(store: store)], logger: logger),
-            outbox: store, configuration: { running.current }, wallClock: wallClock, logger: logger)
+            outbox: store, configuration: { running.current }, wallClock: wallClock, logger: logger,
+            render: { DigestNotification($0).message() })
         let fixedJobs = [housekeeping.job, historyRetention.job]
         let jobs: @Sendable (ServiceSetup) -> [ScheduledJob] = { setup in
             fixedJobs + digests.jobs(for: setup.configuration.digests, marketHours: markets)

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import PriceWatchApp
 import PriceWatchCore
+import PriceWatchPresentation
 
 /// `pricewatch digest NAME [--send] [--due TIME] [--format text|html|json]`: a `[[digest]]`
 /// made now from the state database, printed, or queued for its sinks.
@@ -72,8 +73,8 @@ struct DigestCommand: AsyncParsableCommand {
                 return
             }
             switch format {
-            case .text: output.line(digest.message().text)
-            case .html: output.line(digest.message().html ?? "")
+            case .text: output.line(DigestNotification(digest).message().text)
+            case .html: output.line(DigestNotification(digest).message().html ?? "")
             case .json: output.line(digest.json())
             }
             output.flush()

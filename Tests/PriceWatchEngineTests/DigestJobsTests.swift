@@ -1,5 +1,6 @@
 import Foundation
 import PriceWatchCore
+import PriceWatchPresentation
 import PriceWatchServices
 import PriceWatchStore
 import PriceWatchTestKit
@@ -29,7 +30,8 @@ import Testing
         let frozen = configuration
         let jobs = DigestJobs(builder: DigestBuilder(history: store, alerts: store, marketHours: AlwaysOpenMarkets(), renderer: nil,
                                                      logger: F.logger),
-                              outbox: store, configuration: { frozen }, wallClock: { Self.due }, logger: F.logger)
+                              outbox: store, configuration: { frozen }, wallClock: { Self.due }, logger: F.logger,
+                              render: { DigestNotification($0).message() })
 
         let first = JobSchedulerTests.Life(jobs: jobs.jobs(for: [settings]), store: store, start: Timestamp(seconds: Self.at(1)))
         try await first.advance(to: Timestamp(seconds: Self.due.seconds + 60))
@@ -62,7 +64,8 @@ import Testing
         let store = try SQLiteAlertStore.inMemory()
         let jobs = DigestJobs(builder: DigestBuilder(history: store, alerts: store, marketHours: AlwaysOpenMarkets(), renderer: nil,
                                                      logger: F.logger),
-                              outbox: store, configuration: { F.configuration(rules: []) }, wallClock: { Self.due }, logger: F.logger)
+                              outbox: store, configuration: { F.configuration(rules: []) }, wallClock: { Self.due }, logger: F.logger,
+                              render: { DigestNotification($0).message() })
         try await jobs.run(name: "gone", due: Self.due)
         #expect(try await store.pendingDeliveryCount() == 0)
     }

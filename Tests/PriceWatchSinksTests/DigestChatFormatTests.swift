@@ -1,5 +1,6 @@
 import Foundation
 import PriceWatchCore
+import PriceWatchPresentation
 import PriceWatchCurl
 import PriceWatchSinks
 import PriceWatchTestKit
@@ -38,7 +39,7 @@ import Testing
     }
 
     static func notification(_ digest: Digest = digest()) -> OutgoingNotification {
-        OutgoingNotification(id: NotificationID.make(kind: .digest, parts: ["daily", due.rfc3339]), time: due, content: digest)
+        OutgoingNotification(id: NotificationID.make(kind: .digest, parts: ["daily", due.rfc3339]), time: due, content: DigestNotification(digest))
     }
 
     static func send(_ format: WebhookFormat, _ notification: OutgoingNotification = notification(),

@@ -1,5 +1,6 @@
 import Foundation
 import PriceWatchCore
+import PriceWatchPresentation
 import PriceWatchCurl
 import PriceWatchSinks
 import PriceWatchTestKit
@@ -65,7 +66,7 @@ import Testing
                              now: ManualWallClock(try #require(Timestamp(parsing: "2024-10-07T12:00:05Z"))).function)
         let digest = try Self.digest()
         let notification = OutgoingNotification(id: NotificationID.make(kind: .digest, parts: ["weekly", "2024-10-07"]),
-                                                time: digest.window.upperBound, content: digest)
+                                                time: digest.window.upperBound, content: DigestNotification(digest))
         try await sink.deliver(notification)
 
         let received = try server.received()
@@ -95,7 +96,7 @@ import Testing
         #expect(check.unresolved == [], "unresolved cid: references \(check.unresolved ?? [])")
         #expect(check.external == [] && check.scripts == 0)
         // The plain part is complete without the pictures.
-        #expect(check.text == digest.message().text.replacingOccurrences(of: "\r\n", with: "\n"))
+        #expect(check.text == DigestNotification(digest).message().text.replacingOccurrences(of: "\r\n", with: "\n"))
         let screenshot = try #require(check.screenshot)
         // Five light and five dark charts, each with a price line hundreds of pixels long.
         #expect((screenshot.linePixels["light"] ?? 0) > 5 * 500, "light line pixels: \(screenshot.linePixels)")

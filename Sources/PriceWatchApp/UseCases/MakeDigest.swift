@@ -3,6 +3,7 @@ import Logging
 import PriceWatchCharts
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchPresentation
 import PriceWatchServices
 import PriceWatchStore
 
@@ -50,7 +51,7 @@ public enum MakeDigest {
                 let id = settings.notificationID(due: due)
                 var queued = false
                 if send {
-                    queued = try await store.enqueue(OutgoingNotification(id: id, time: due, content: digest), sinks: settings.notify,
+                    queued = try await store.enqueue(OutgoingNotification(id: id, time: due, content: DigestNotification(digest)), sinks: settings.notify,
                                                      now: Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))))
                 }
                 try store.close()

@@ -1,8 +1,8 @@
 /// A digest as it is sent: the period's top movers, its alerts with their delivery state, the
-/// markets' state and any further sections (portfolio, paper account), rendered as a
-/// notification of kind `digest` that goes through the outbox like every notification.
-public struct Digest: NotificationContent, Hashable {
-    public static let kind = NotificationKind.digest
+/// markets' state and any further sections (portfolio, paper account). The presentation
+/// target renders it as a notification of kind `digest` (`DigestNotification`), which goes
+/// through the outbox like every notification.
+public struct Digest: Sendable, Hashable {
 
     /// The `[[digest]]`'s name.
     public var name: String
@@ -32,12 +32,6 @@ public struct Digest: NotificationContent, Hashable {
         self.markets = markets
         self.sections = sections
         self.charts = charts
-    }
-
-    public func message() -> NotificationMessage {
-        let rendering = DigestRendering(digest: self)
-        return NotificationMessage(title: rendering.title, text: rendering.text, html: rendering.html,
-                                   attachments: charts.map(\.attachment), sections: rendering.sections, data: json())
     }
 }
 

@@ -8,9 +8,10 @@ import PriceWatchCore
 /// Exactly once per due time: the scheduler records each run, and the notification's id comes
 /// from the digest's name and due time (``DigestSettings/notificationID(due:)``), so a run
 /// repeated after a crash queues nothing new. A run missed while the daemon was down is made up
-/// at start within ``grace``. The schedules are read at start; the other keys (sinks, period,
-/// top, charts, markets) are read at each run from the configuration in force, so a reload
-/// changes them, and a digest removed by a reload is skipped (logged).
+/// at start within ``grace``. The jobs follow reloads (``ScheduledJobsSubscriber``); the other
+/// keys (sinks, period, top, charts, markets) are read at each run from the configuration in
+/// force. The digest's text, HTML and JSON come from `render`, the presentation's, which the
+/// application passes in (the services know no presentation).
 public struct DigestJobs: Sendable {
     /// How late a digest missed while the daemon was down is still sent.
     public static var grace: RuleDuration { RuleDuration(seconds: 12 * 3600)! }
@@ -20,9 +21,12 @@ public struct DigestJobs: Sendable {
     private let configuration: @Sendable () async -> Configuration
     private let wallClock: @Sendable () -> Timestamp
     private let logger: Logger
+    private let render: @Sendable (Digest) -> NotificationMessage
 
+    /// - Parameter render: the digest as a message (title, text, HTML, attachments, JSON).
     public init(builder: DigestBuilder, outbox: any OutboxStore, configuration: @escaping @Sendable () async -> Configuration,
-                wallClock: @escaping @Sendable () -> Timestamp, logger: Logger) {
+                wallClock: @escaping @Sendable () -> Timestamp, logger: Logger, render: @escaping @Sendable (Digest) -> NotificationMessage) {
+        self.render = render
         self.builder = builder
         self.outbox = outbox
         self.configuration = configuration
@@ -53,7 +57,8 @@ public struct DigestJobs: Sendable {
         }
         let digest = try await builder.digest(settings, symbols: configuration.allSymbols.sorted(), due: due,
                                                  rules: configuration.rules)
-        let notification = OutgoingNotification(id: settings.notificationID(due: due), time: due, content: digest)
+        let notification = OutgoingNotification(id: settings.notificationID(due: due), kind: .digest, time: due,
+                                                content: .message(render(digest)))
         try await outbox.enqueue(notification, sinks: settings.notify, now: wallClock())
         logger.info("digest '\(name)' due \(due.rfc3339) queued for \(settings.notify.joined(separator: ", "))",
                     metadata: ["digest": "\(name)", "notification": "\(notification.id)"])

@@ -1,3 +1,5 @@
+import PriceWatchCore
+
 extension Digest {
     /// The digest as one JSON object (`pricewatch digest --preview --format json`, and the
     /// `kind = "digest"` body of plain webhooks): `name`, `period`, `window_start`, `window_end`

@@ -1,10 +1,11 @@
 import Foundation
 import PriceWatchCore
+import PriceWatchPresentation
 import PriceWatchTestKit
 import Testing
 
 /// A digest over recorded monthly prices with a fixed due time: golden text and HTML.
-@Suite struct DigestTests {
+@Suite struct DigestRenderingTests {
     /// A market calendar for the tests: XNYS is closed for a holiday until the given instant.
     struct HolidayMarkets: MarketHours {
         var reopens: Timestamp
@@ -24,7 +25,6 @@ import Testing
     }
 
     static func october2008() throws -> Digest {
-        let rows = try TopMoversTests.rows()
         let due = try #require(Timestamp(parsing: "2008-10-02T12:00:00Z"))
         let composer = DigestComposer(name: "monthly", period: .month, timeZone: "America/New_York", topCount: 2,
                                       markets: [MarketIdentifier("XNYS"), .crypto])
@@ -41,7 +41,7 @@ import Testing
                          createdAt: created, nextAttemptAt: created),
             ]),
         ]
-        return composer.compose(due: due, window: window, candles: try TopMoversTests.candles(rows), alerts: records,
+        return composer.compose(due: due, window: window, candles: try MonthlyPrices.candles(), alerts: records,
                                 marketHours: HolidayMarkets(reopens: try #require(Timestamp(parsing: "2008-10-02T13:30:00Z"))),
                                 sections: [DigestSectionContent(title: "Portfolio", lines: ["value 10 000 USD <test>"])])
     }
@@ -57,13 +57,13 @@ import Testing
     }
 
     @Test func goldenText() throws {
-        let message = try Self.october2008().message()
+        let message = DigestNotification(try Self.october2008()).message()
         matchesGolden(message.text, "monthly-2008-10.txt")
         #expect(message.title == "pricewatch month digest monthly: 2008-09-02 08:00 to 2008-10-02 08:00")
     }
 
     @Test func goldenHTML() throws {
-        let html = try #require(try Self.october2008().message().html)
+        let html = try #require(DigestNotification(try Self.october2008()).message().html)
         matchesGolden(html, "monthly-2008-10.html")
         // Mail-safe: no scripts, no external resources, no style sheets; section text escaped.
         #expect(!html.contains("<script") && !html.contains("src=\"http") && !html.contains("<link") && !html.contains("<style"))
@@ -73,7 +73,7 @@ import Testing
     @Test func theDigestIsANotificationOfKindDigest() throws {
         let digest = try Self.october2008()
         let notification = OutgoingNotification(id: NotificationID.make(kind: .digest, parts: ["monthly", "2008-10-02"]),
-                                                time: digest.window.upperBound, content: digest)
+                                                time: digest.window.upperBound, content: DigestNotification(digest))
         #expect(notification.kind == .digest)
         #expect(notification.message?.text.contains("Top gainers") == true)
         // Only the period's alert, with each sink's state.
@@ -89,6 +89,6 @@ import Testing
         let window = try #require(composer.window(due: due))
         let digest = composer.compose(due: due, window: window, candles: [:], alerts: [],
                                       marketHours: HolidayMarkets(reopens: try #require(Timestamp(parsing: "2024-11-29T14:30:00Z"))))
-        #expect(digest.message().text.contains("  XNYS closed until 2024-11-29 09:30\n"), "\(digest.message().text)")
+        #expect(DigestNotification(digest).message().text.contains("  XNYS closed until 2024-11-29 09:30\n"), "\(DigestNotification(digest).message().text)")
     }
 }

@@ -1,3 +1,5 @@
+import PriceWatchCore
+
 import Foundation
 
 /// A ``Digest`` as a title, plain text and HTML (inline styles only, no scripts, no external
