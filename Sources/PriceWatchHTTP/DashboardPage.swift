@@ -131,21 +131,7 @@ public enum DashboardPage {
     }
 
     /// `text` safe in HTML text and attribute values.
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    public static func escape(_ text: String) -> String { HTMLText.escaped(text) }
 
     static let style = """
         :root{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;--muted:#667085;--line:#e4e7ec;--up:#067647;--down:#b42318;--card:#f8f9fb}
