@@ -79,12 +79,10 @@ public struct HTTPEndpoint: Service {
         }
         let live = self.live, exporter = self.exporter, source = self.source
         router.get("/") { _, _ -> Response in
-            let snapshot = await cache.snapshot()
-            return Self.html(DashboardPage.page(snapshot, live: live))
+            Self.html(await cache.rendered(.page, live: live))
         }
         router.get("/sections") { _, _ -> Response in
-            let snapshot = await cache.snapshot()
-            return Self.html(DashboardPage.sections(snapshot, live: live))
+            Self.html(await cache.rendered(.sections, live: live))
         }
         router.get("/events") { _, _ -> Response in
             guard let stream = live.listen() else {
@@ -195,9 +193,13 @@ public struct HTTPEndpoint: Service {
     }
 
     static func html(_ text: String) -> Response {
+        html(ByteBuffer(string: text))
+    }
+
+    static func html(_ bytes: ByteBuffer) -> Response {
         Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                                         .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+                 body: ResponseBody(byteBuffer: bytes))
     }
 
     static func text(_ text: String, status: HTTPResponse.Status = .ok) -> Response {

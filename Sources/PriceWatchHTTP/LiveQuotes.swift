@@ -24,6 +24,8 @@ public final class LiveQuotes: QuoteConsumer, Sendable {
         var series: [String: Series] = [:]
         var listeners: [Int: AsyncStream<String>.Continuation] = [:]
         var nextListener = 0
+        /// Counts the polls received: what the dashboard's rendered page was made from.
+        var version = 0
     }
 
     private let state = Mutex(State())
@@ -37,11 +39,15 @@ public final class LiveQuotes: QuoteConsumer, Sendable {
         let event = Self.event(provider: poll.provider, time: poll.time, quotes: quotes)
         let listeners = state.withLock { state -> [AsyncStream<String>.Continuation] in
             for quote in quotes { Self.add(quote, to: &state.series) }
+            state.version += 1
             return Array(state.listeners.values)
         }
         for listener in listeners { listener.yield(event) }
         return .none
     }
+
+    /// Changes with every poll received: a page rendered at one version holds until the next.
+    public var version: Int { state.withLock { $0.version } }
 
     /// The day's points of `symbol` (the UTC day of its latest quote), oldest first.
     public func dayPoints(of symbol: String) -> [HistoryPoint] {
