@@ -114,6 +114,7 @@ let package = Package(
             name: "PriceWatchHTTP",
             dependencies: [
                 "PriceWatchCore",
+                "PriceWatchPresentation",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

@@ -1,4 +1,5 @@
 import PriceWatchCore
+import PriceWatchPresentation
 
 /// Everything the dashboard shows at one moment, read by the application through the use
 /// cases the command line calls.

@@ -1,5 +1,6 @@
 import Hummingbird
 import PriceWatchCore
+import PriceWatchPresentation
 
 /// `/api/silences`: add (`POST`), list the active ones (`GET`) and expire (`DELETE
 /// /api/silences/ID`) the operator's silences, as `pricewatch silence` does.

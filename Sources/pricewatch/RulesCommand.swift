@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import PriceWatchApp
 import PriceWatchCore
+import PriceWatchPresentation
 
 /// `pricewatch rules [--format text|json]` (alias `status`): every rule and symbol with its
 /// state, last price and last alert, from the configuration and the state database.

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import PriceWatchApp
 import PriceWatchCore
+import PriceWatchPresentation
 
 /// `pricewatch silence add|list|expire`: the operator's silences (`docs/silences.md`).
 struct SilenceCommand: AsyncParsableCommand {

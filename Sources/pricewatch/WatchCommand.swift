@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PriceWatchApp
 import PriceWatchCore
+import PriceWatchPresentation
 
 /// `pricewatch watch [--format text|json] [--tz ZONE]`: the watchlist.
 struct WatchCommand: AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import PriceWatchCore
+import PriceWatchPresentation
 @testable import PriceWatchHTTP
 import Testing
 

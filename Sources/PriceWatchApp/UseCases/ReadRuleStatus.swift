@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchPresentation
 import PriceWatchStore
 
 /// `pricewatch rules`: every rule and symbol of the configuration with its state, last price

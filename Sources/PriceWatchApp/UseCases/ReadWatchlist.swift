@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PriceWatchConfig
 import PriceWatchCore
+import PriceWatchPresentation
 import PriceWatchStore
 
 /// `pricewatch watch`: every watched symbol with its newest stored price, the day's range and

@@ -1,3 +1,5 @@
+import PriceWatchCore
+
 import FoundationEssentials
 
 /// Where one rule stands for one of its symbols, as `pricewatch rules` shows it: the rule's

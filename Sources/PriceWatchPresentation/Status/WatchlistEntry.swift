@@ -1,3 +1,5 @@
+import PriceWatchCore
+
 import FoundationEssentials
 
 /// One watched symbol as `pricewatch watch` shows it: the newest stored price with its change

@@ -1,5 +1,6 @@
 import Foundation
 import PriceWatchCore
+import PriceWatchPresentation
 import Testing
 
 /// The watchlist row at a fixed clock, with a small test calendar: market status and time to

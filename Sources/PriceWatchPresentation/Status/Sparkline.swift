@@ -1,3 +1,5 @@
+import PriceWatchCore
+
 /// A one-line chart of prices with the eight block heights `▁▂▃▄▅▆▇█`: the watchlist's view
 /// of the day.
 public enum Sparkline {

@@ -1,3 +1,5 @@
+import PriceWatchCore
+
 extension Silence {
     /// The silence as one JSON object, as `pricewatch silence list --format json` prints it and
     /// `/api/silences` answers: id, rule, symbol (one of them null), starts_at, ends_at,
