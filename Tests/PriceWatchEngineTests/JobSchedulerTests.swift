@@ -121,6 +121,38 @@ import Testing
         await life.stop()
     }
 
+    /// A job retired by a reload while it runs finishes its run; a shutdown meanwhile cancels
+    /// that run too, and the scheduler returns only once it has ended.
+    @Test func aShutdownCancelsTheRunOfAJobARetiredReloadLeftFinishing() async throws {
+        let store = try SQLiteAlertStore.inMemory()
+        let started = Mutex(false)
+        let cancelled = Mutex(false)
+        let slow = ScheduledJob(name: "digest-slow", schedule: try CalendarSchedule(parsing: "daily 08:00 UTC"), grace: nil) { _ in
+            started.withLock { $0 = true }
+            // Until cancelled: a run that would outlast the test.
+            let waiting = Mutex<CheckedContinuation<Void, Never>?>(nil)
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    waiting.withLock { $0 = continuation }
+                    if Task.isCancelled { waiting.withLock { $0.take() }?.resume() }
+                }
+            } onCancel: {
+                waiting.withLock { $0.take() }?.resume()
+            }
+            cancelled.withLock { $0 = true }
+        }
+        let life = Life(jobs: [slow], store: store, start: try Self.time("2025-06-01T07:59:00Z"))
+        try await life.settle()
+        life.wall.advance(milliseconds: 60_000)
+        life.clock.advance(by: .seconds(60))
+        try await waitUntil("the slow job to start its run") { started.withLock { $0 } }
+        await life.scheduler.replaceJobs([])
+        #expect(life.scheduler.jobNames.isEmpty)
+        #expect(!cancelled.withLock { $0 }, "a reload lets a run finish")
+        await life.stop()
+        #expect(cancelled.withLock { $0 }, "shutdown cancelled the retired job's run, and the scheduler waited for it")
+    }
+
     // MARK: - Daylight-saving changes
 
     @Test func europeSpringForwardRunsOnceAtTheNextValidMinute() async throws {

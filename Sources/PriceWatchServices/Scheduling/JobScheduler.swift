@@ -73,6 +73,8 @@ public final class JobScheduler<C: Clock<Duration>>: Sendable {
         /// The jobs to start when ``run()`` begins (set by a reload before it).
         var jobs: [ScheduledJob]
         var loops: [String: Loop] = [:]
+        /// Loops a reload retired that have not ended yet (one finishing its run).
+        var retiring: [ObjectIdentifier: Loop] = [:]
         var started = false
         var stopped = false
     }
@@ -130,7 +132,7 @@ public final class JobScheduler<C: Clock<Duration>>: Sendable {
             stopAll()
         }
         // Every loop has been cancelled: wait for them to end.
-        let loops = state.withLock { Array($0.loops.values) }
+        let loops = state.withLock { Array($0.loops.values) + Array($0.retiring.values) }
         for loop in loops { await loop.task?.value }
     }
 
@@ -150,6 +152,7 @@ public final class JobScheduler<C: Clock<Duration>>: Sendable {
             for (name, loop) in state.loops where wanted[name].map(Self.signature(of:)) != loop.signature {
                 retired.append(loop)
                 state.loops[name] = nil
+                state.retiring[ObjectIdentifier(loop)] = loop
             }
             for job in jobs where state.loops[job.name] == nil && !started.contains(where: { $0.name == job.name }) {
                 started.append(job)
@@ -195,7 +198,10 @@ public final class JobScheduler<C: Clock<Duration>>: Sendable {
             return true
         }
         guard admitted else { return }
-        loop.attach(Task { await body(self, loop) })
+        loop.attach(Task {
+            await body(self, loop)
+            _ = self.state.withLock { $0.retiring.removeValue(forKey: ObjectIdentifier(loop)) }
+        })
     }
 
     private let stopSignal = Mutex<CheckedContinuation<Void, Never>?>(nil)
@@ -214,7 +220,7 @@ public final class JobScheduler<C: Clock<Duration>>: Sendable {
     private func stopAll() {
         let loops: [Loop] = state.withLock { state in
             state.stopped = true
-            return Array(state.loops.values)
+            return Array(state.loops.values) + Array(state.retiring.values)
         }
         for loop in loops { loop.task?.cancel() }
         stopSignal.withLock { $0.take() }?.resume()
