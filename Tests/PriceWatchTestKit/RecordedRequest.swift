@@ -38,8 +38,8 @@ public struct RecordedRequest: Sendable, Hashable {
     /// The query's `name=value` pairs in order, percent-decoded (`+` stays `+`).
     public var queryItems: [(name: String, value: String)] {
         query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            guard let equals = pair.firstIndex(of: "=") else { return (Self.percentDecoded(pair), "") }
-            return (Self.percentDecoded(pair[..<equals]), Self.percentDecoded(pair[pair.index(after: equals)...]))
+            guard let equals = pair.firstIndex(of: "=") else { return (PercentEncoding.decoded(pair), "") }
+            return (PercentEncoding.decoded(pair[..<equals]), PercentEncoding.decoded(pair[pair.index(after: equals)...]))
         }
     }
 
@@ -50,28 +50,4 @@ public struct RecordedRequest: Sendable, Hashable {
 
     /// The body as UTF-8 text.
     public var bodyText: String { String(decoding: body, as: UTF8.self) }
-
-    static func percentDecoded(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "%"), utf8.count >= 2,
-               let high = hexValue(utf8[utf8.startIndex]), let low = hexValue(utf8[utf8.startIndex + 1]) {
-                bytes.append(high << 4 | low)
-                utf8 = utf8.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

@@ -48,24 +48,24 @@ public struct ShorthandURL: Sendable, CustomStringConvertible, CustomDebugString
         if let at = authority.lastIndex(of: "@") {
             let userInfo = authority[..<at]
             if let colon = userInfo.firstIndex(of: ":") {
-                user = Self.decoded(userInfo[..<colon])
-                password = Self.decoded(userInfo[userInfo.index(after: colon)...])
+                user = PercentEncoding.decoded(userInfo[..<colon])
+                password = PercentEncoding.decoded(userInfo[userInfo.index(after: colon)...])
             } else {
-                user = Self.decoded(userInfo)
+                user = PercentEncoding.decoded(userInfo)
                 password = nil
             }
-            host = Self.decoded(authority[authority.index(after: at)...])
+            host = PercentEncoding.decoded(authority[authority.index(after: at)...])
         } else {
             user = nil
             password = nil
-            host = Self.decoded(authority)
+            host = PercentEncoding.decoded(authority)
         }
-        path = beforeQuery[authorityEnd...].split(separator: "/").map { Self.decoded($0) }.filter { !$0.isEmpty }
+        path = beforeQuery[authorityEnd...].split(separator: "/").map { PercentEncoding.decoded($0) }.filter { !$0.isEmpty }
         if let queryStart {
             query = rest[rest.index(after: queryStart)...].split(separator: "&").map { pair in
                 let spaced = pair.replacing("+", with: " ")
-                guard let equals = spaced.firstIndex(of: "=") else { return (Self.decoded(spaced[...]), "") }
-                return (Self.decoded(spaced[..<equals]), Self.decoded(spaced[spaced.index(after: equals)...]))
+                guard let equals = spaced.firstIndex(of: "=") else { return (PercentEncoding.decoded(spaced[...]), "") }
+                return (PercentEncoding.decoded(spaced[..<equals]), PercentEncoding.decoded(spaced[spaced.index(after: equals)...]))
             }
         } else {
             query = []
@@ -100,28 +100,4 @@ public struct ShorthandURL: Sendable, CustomStringConvertible, CustomDebugString
 
     public var description: String { "\(scheme)://…" }
     public var debugDescription: String { description }
-
-    static func decoded(_ text: Substring) -> String {
-        var bytes: [UInt8] = []
-        var utf8 = Array(text.utf8)[...]
-        while let byte = utf8.popFirst() {
-            if byte == UInt8(ascii: "%"), utf8.count >= 2,
-               let high = hexValue(utf8[utf8.startIndex]), let low = hexValue(utf8[utf8.startIndex + 1]) {
-                bytes.append(high << 4 | low)
-                utf8 = utf8.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }
