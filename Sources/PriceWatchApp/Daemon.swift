@@ -164,7 +164,8 @@ public enum Daemon {
         let polling = PollingService(initial: setup, consumers: [evaluator, HistoryRecorder(store: candles, logger: logger), paperFills, marketState]
                                          + httpConsumers,
                                      clock: clock, wallClock: wallClock,
-                                     logger: logger, observer: observer, marketHours: markets, rateLimits: rateLimits)
+                                     logger: logger, observer: observer, marketHours: markets, rateLimits: rateLimits,
+                                     metrics: metrics ?? .disabled)
         // The order of the switch: the pollers stop, the evaluator takes the new rules (or
         // refuses them), the sinks switch over, the pollers start again.
         // Technical rules' bars missing from the store, fetched from the chart endpoints.

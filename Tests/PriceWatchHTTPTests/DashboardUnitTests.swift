@@ -43,6 +43,7 @@ struct DashboardUnitTests {
         metrics.requested(provider: "yahoo", duration: .milliseconds(120), error: nil)
         metrics.requested(provider: "yahoo", duration: .seconds(3), error: ProviderError(.rateLimited, "429"))
         metrics.quoteAccepted(provider: "yahoo")
+        metrics.pollTimed(provider: "yahoo", phases: PollPhase.allCases.map { ($0, .milliseconds(30)) }, total: .milliseconds(120))
         metrics.quoteRejected(provider: "yahoo", reason: "non_positive_price")
         metrics.alertFired(rule: "aapl-above-200")
         metrics.delivered(sink: "ntfy", outcome: "delivered")

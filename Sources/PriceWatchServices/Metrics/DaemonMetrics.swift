@@ -38,6 +38,17 @@ public struct DaemonMetrics: Sendable {
         }
     }
 
+    /// One poll of `provider` ended: how long each of its phases took (``PollPhase``) and the
+    /// whole poll, from the first request to the last consumer's commit.
+    public func pollTimed(provider: String, phases: [(PollPhase, Duration)], total: Duration) {
+        for (phase, duration) in phases {
+            Timer(label: "pricewatch_poll_phase_duration_seconds", dimensions: [("provider", provider), ("phase", phase.rawValue)],
+                  preferredDisplayUnit: .seconds, factory: factory).recordNanoseconds(Self.nanoseconds(duration))
+        }
+        Timer(label: "pricewatch_poll_duration_seconds", dimensions: [("provider", provider)],
+              preferredDisplayUnit: .seconds, factory: factory).recordNanoseconds(Self.nanoseconds(total))
+    }
+
     /// A quote from `provider` was accepted.
     public func quoteAccepted(provider: String) {
         Counter(label: "pricewatch_quotes_accepted_total", dimensions: [("provider", provider)], factory: factory).increment()

@@ -21,6 +21,7 @@ public final class PollingService<C: Clock<Duration>>: Service, ConfigurationSub
     private let observer: any DaemonObserver
     private let marketHours: any MarketHours
     private let rateLimits: ProviderRateLimits<C>
+    private let metrics: DaemonMetrics
     private let state: Mutex<State>
 
     private struct State {
@@ -36,9 +37,11 @@ public final class PollingService<C: Clock<Duration>>: Service, ConfigurationSub
     ///     closing poll (``MarketPollPlanner``). The default knows no market: everything is polled.
     ///   - rateLimits: the providers' rate limits, shared with other senders of requests (the
     ///     warm-up); updated here each time polling starts.
+    ///   - metrics: where each poll's phases are timed.
     public init(initial: ServiceSetup, consumers: [any QuoteConsumer], clock: C, wallClock: @escaping @Sendable () -> Timestamp,
                 logger: Logger, observer: any DaemonObserver, marketHours: any MarketHours = AlwaysOpenMarkets(),
-                rateLimits: ProviderRateLimits<C>? = nil) {
+                rateLimits: ProviderRateLimits<C>? = nil, metrics: DaemonMetrics = .disabled) {
+        self.metrics = metrics
         self.marketHours = marketHours
         self.rateLimits = rateLimits ?? ProviderRateLimits(clock: clock)
         self.consumers = consumers
@@ -106,7 +109,7 @@ public final class PollingService<C: Clock<Duration>>: Service, ConfigurationSub
                                           consumers: consumers, clock: clock, wallClock: wallClock, logger: logger,
                                           limiter: limiters[settings.name], fallbacks: fallbacks, settings: pollingSettings,
                                           marketHours: marketHours, marketOverrides: configuration.marketOverrides(for: settings.name),
-                                          onPoll: { observer.polled(provider: settings.name, at: $0) }))
+                                          metrics: metrics, onPoll: { observer.polled(provider: settings.name, at: $0) }))
         }
         let all = pollers
         state.withLock { state in

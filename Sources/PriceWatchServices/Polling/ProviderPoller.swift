@@ -36,6 +36,8 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
     let settings: PollingSettings
     /// Called after every poll (the watchdog and status use it).
     let onPoll: @Sendable (Timestamp) -> Void
+    /// Where each poll's phases are timed.
+    let metrics: DaemonMetrics
     private let state: StateBox
 
     /// Most individual stale or fresh-again lines per poll; the rest are summed up in one line.
@@ -47,7 +49,7 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
                 limiter: RateLimiter<C>? = nil, fallbacks: [Fallback] = [], settings: PollingSettings = PollingSettings(),
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
                 marketHours: any MarketHours = AlwaysOpenMarkets(), marketOverrides: [String: MarketIdentifier] = [:],
-                onPoll: @escaping @Sendable (Timestamp) -> Void = { _ in }) {
+                metrics: DaemonMetrics = .disabled, onPoll: @escaping @Sendable (Timestamp) -> Void = { _ in }) {
         var logger = logger
         logger[metadataKey: "provider"] = "\(provider.name)"
         let origin = clock.now
@@ -61,6 +63,7 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
         self.logger = logger
         self.settings = settings
         self.onPoll = onPoll
+        self.metrics = metrics
         self.marketHours = marketHours
         self.marketOverrides = marketOverrides
         self.state = StateBox(origin: origin, State(
@@ -82,14 +85,17 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
     /// One poll: the fetch (with the policy's retries and failover), then every consumer, then
     /// data health. Retries stop before `nextPoll` (default: one interval from now).
     public func pollOnce(nextPoll: C.Instant? = nil) async {
+        var stopwatch = PhaseStopwatch(clock: clock)
         let plan = state.plan(at: wallClock())
         log(plan.changes)
+        stopwatch.end(.plan)
         guard !plan.fetch.isEmpty else {
             // Every market is closed and had its closing poll: nothing to ask, nothing expected.
             onPoll(wallClock())
             return
         }
         guard let fetched = await fetcher.fetch(plan.fetch, nextPoll: nextPoll ?? clock.now.advanced(by: interval)) else { return }
+        stopwatch.end(.fetch)
         let answers = fetched.answers.mapValues { answer in
             answer.map { $0.withMarketTimeZone(from: marketHours, market: marketOverrides[$0.symbol]) }
         }
@@ -98,8 +104,30 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
                                 unserved: Set(fetched.unserved).subtracting(fetched.servedBy.keys), time: wallClock())
         state.learnMarkets(from: poll)
         let fresh = await publish(poll)
+        stopwatch.end(.consume)
         checkHealth(poll, fresh: fresh, closed: plan.closed)
+        stopwatch.end(.health)
+        metrics.pollTimed(provider: provider.name, phases: stopwatch.phases, total: stopwatch.total)
         onPoll(poll.time)
+    }
+
+    /// The phases of one poll, each from the end of the one before, on the poller's clock.
+    private struct PhaseStopwatch {
+        let clock: C
+        let start: C.Instant
+        var last: C.Instant
+        var phases: [(PollPhase, Duration)] = []
+        init(clock: C) {
+            self.clock = clock
+            start = clock.now
+            last = start
+        }
+        mutating func end(_ phase: PollPhase) {
+            let now = clock.now
+            phases.append((phase, last.duration(to: now)))
+            last = now
+        }
+        var total: Duration { start.duration(to: last) }
     }
 
     /// Symbol fetches not made because their market was closed, since the poller started.
