@@ -45,6 +45,11 @@ let package = Package(
         // Hummingbird's default traits (swift-configuration, full Foundation) are not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // gzip of the dashboard's pages (zlib over NIO's ByteBuffer; what Hummingbird's own
+        // compression middleware is built on).
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        // Already in the graph through Hummingbird; named for the tests' ByteBuffer.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
@@ -116,6 +121,7 @@ let package = Package(
                 "PriceWatchCore",
                 "PriceWatchPresentation",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
@@ -226,6 +232,8 @@ let package = Package(
             name: "PriceWatchHTTPTests",
             dependencies: ["PriceWatchHTTP", "PriceWatchServices", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit",
                            .product(name: "Logging", package: "swift-log"),
+                           .product(name: "CompressNIO", package: "compress-nio"),
+                           .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
     ],

@@ -78,11 +78,11 @@ public struct HTTPEndpoint: Service {
             router.add(middleware: BearerTokenMiddleware(token: token.value))
         }
         let live = self.live, exporter = self.exporter, source = self.source
-        router.get("/") { _, _ -> Response in
-            Self.html(await cache.rendered(.page, live: live))
+        router.get("/") { request, _ -> Response in
+            Self.html(await cache.rendered(.page, live: live), for: request)
         }
-        router.get("/sections") { _, _ -> Response in
-            Self.html(await cache.rendered(.sections, live: live))
+        router.get("/sections") { request, _ -> Response in
+            Self.html(await cache.rendered(.sections, live: live), for: request)
         }
         router.get("/events") { _, _ -> Response in
             guard let stream = live.listen() else {
@@ -197,10 +197,23 @@ public struct HTTPEndpoint: Service {
     }
 
     static func html(_ bytes: ByteBuffer) -> Response {
-        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                                        .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:"],
-                 body: ResponseBody(byteBuffer: bytes))
+        Response(status: .ok, headers: htmlHeaders, body: ResponseBody(byteBuffer: bytes))
     }
+
+    /// `page` in gzip when the request accepts it, else as rendered; caches are told the
+    /// answer depends on `Accept-Encoding` either way.
+    static func html(_ page: RenderedPage, for request: Request) -> Response {
+        let (bytes, encoding) = page.body(for: AcceptEncoding(request.headers[values: .acceptEncoding]))
+        var headers = htmlHeaders
+        headers[.vary] = "Accept-Encoding"
+        if let encoding { headers[.contentEncoding] = encoding }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: bytes))
+    }
+
+    static let htmlHeaders: HTTPFields = [
+        .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+        .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:",
+    ]
 
     static func text(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],

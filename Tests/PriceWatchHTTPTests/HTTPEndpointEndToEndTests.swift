@@ -1,4 +1,6 @@
+import CompressNIO
 import Foundation
+import NIOCore
 import PriceWatchCore
 import PriceWatchCurl
 import PriceWatchTestKit
@@ -30,6 +32,32 @@ import Testing
         let health = try await RawHTTP.exchange(port: demo.port, method: "GET", path: "/healthz")
         let healthHead = try await RawHTTP.exchange(port: demo.port, method: "HEAD", path: "/healthz")
         #expect(healthHead.headers["content-length"] == "\(health.body.utf8.count)")
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
+    @Test func theDashboardIsGzippedForClientsThatAcceptIt() async throws {
+        let demo = try DashboardDaemon()
+        try await demo.waitUntilListening()
+        for path in ["/", "/sections"] {
+            let zipped = try await RawHTTP.exchangeBytes(port: demo.port, method: "GET", path: path,
+                                                         headers: ["Accept-Encoding: br, gzip;q=0.9, deflate"])
+            #expect(zipped.status == "HTTP/1.1 200 OK", "GET \(path): \(zipped.status)")
+            #expect(zipped.headers["content-encoding"] == "gzip", "GET \(path): \(zipped.headers)")
+            #expect(zipped.headers["vary"] == "Accept-Encoding")
+            #expect(zipped.headers["content-length"] == "\(zipped.body.count)")
+            var buffer = ByteBuffer(bytes: zipped.body)
+            let page = String(buffer: try buffer.decompress(with: .gzip))
+            #expect(page.contains("<tr data-symbol=\"AAPL\">"), "\(path) inflates to the dashboard: \(page.prefix(300))")
+            let plain = try await RawHTTP.exchange(port: demo.port, method: "GET", path: path)
+            #expect(plain.headers["content-encoding"] == nil, "no gzip unasked: \(plain.headers)")
+            #expect(plain.headers["vary"] == "Accept-Encoding")
+            #expect(plain.body.contains("<tr data-symbol=\"AAPL\">"))
+            #expect(zipped.body.count < plain.body.utf8.count / 2, "\(zipped.body.count) bytes of gzip for \(plain.body.utf8.count)")
+            let refused = try await RawHTTP.exchange(port: demo.port, method: "GET", path: path, headers: ["Accept-Encoding: gzip;q=0"])
+            #expect(refused.headers["content-encoding"] == nil, "q=0 refuses gzip: \(refused.headers)")
+            let head = try await RawHTTP.exchangeBytes(port: demo.port, method: "HEAD", path: path, headers: ["Accept-Encoding: gzip"])
+            #expect(head.headers["content-encoding"] == "gzip" && head.body.isEmpty, "HEAD \(path): \(head.headers)")
+        }
         #expect(try await demo.daemon.stop() == 0)
     }
 

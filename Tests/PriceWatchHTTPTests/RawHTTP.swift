@@ -35,34 +35,46 @@ enum RawHTTP {
     /// Sends `method` for `path` with `Connection: close` and reads the whole answer, until the
     /// server closes the connection: the status line, the headers (names lower-cased) and the
     /// body. Throws when the connection stays open past `timeout`.
-    static func exchange(port: Int, method: String, path: String,
+    static func exchange(port: Int, method: String, path: String, headers extra: [String] = [],
                          timeout: Duration = .seconds(60)) async throws -> (status: String, headers: [String: String], body: String) {
-        let text: String = try await offPool {
+        let answer = try await exchangeBytes(port: port, method: method, path: path, headers: extra, timeout: timeout)
+        return (answer.status, answer.headers, String(decoding: answer.body, as: UTF8.self))
+    }
+
+    /// ``exchange(port:method:path:headers:timeout:)`` with the body as bytes (a compressed
+    /// one), and `extra` header lines (`Name: value`) in the request.
+    static func exchangeBytes(port: Int, method: String, path: String, headers extra: [String] = [],
+                              timeout: Duration = .seconds(60)) async throws -> (status: String, headers: [String: String], body: [UInt8]) {
+        let received: [UInt8] = try await offPool {
             let fd = try connect(port: port)
             defer { close(fd) }
-            try send(fd, "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            try send(fd, "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                     + extra.map { $0 + "\r\n" }.joined() + "\r\n")
             let deadline = ContinuousClock.now.advanced(by: timeout)
-            var received = Data()
+            var received: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while ContinuousClock.now < deadline {
                 let count = recv(fd, &buffer, buffer.count, 0)
                 if count > 0 {
                     received.append(contentsOf: buffer[0..<count])
                 } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
-                    return String(decoding: received, as: UTF8.self)
+                    return received
                 }
             }
             throw Failure(description: "\(method) \(path): the connection stayed open for \(timeout); received: "
                           + String(decoding: received, as: UTF8.self))
         }
-        guard let end = text.range(of: "\r\n\r\n") else { throw Failure(description: "\(method) \(path): no header end in \(text)") }
-        let lines = text[..<end.lowerBound].components(separatedBy: "\r\n")
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        guard let end = (0..<max(received.count - 3, 0)).first(where: { Array(received[$0..<($0 + 4)]) == separator }) else {
+            throw Failure(description: "\(method) \(path): no header end in \(String(decoding: received, as: UTF8.self))")
+        }
+        let lines = String(decoding: received[..<end], as: UTF8.self).components(separatedBy: "\r\n")
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        return (lines.first ?? "", headers, String(text[end.upperBound...]))
+        return (lines.first ?? "", headers, Array(received[(end + 4)...]))
     }
 
     /// Connects, sends `partial` (an unfinished request) and waits, reading, until the server

@@ -1,3 +1,5 @@
+import CompressNIO
+import NIOCore
 import PriceWatchCore
 @testable import PriceWatchHTTP
 import Synchronization
@@ -30,19 +32,36 @@ struct RenderedDashboardTests {
         let cache = SnapshotCache(source: source, executor: LowPriorityExecutor(name: "test-render"), maximumAge: .seconds(3_600))
         let live = LiveQuotes()
         _ = await live.receive(Self.poll(110))
-        let first = await cache.rendered(.page, live: live)
-        let second = await cache.rendered(.page, live: live)
+        let first = await cache.rendered(.page, live: live).identity
+        let second = await cache.rendered(.page, live: live).identity
         #expect(first == second)
         let sameStorage = first.withUnsafeReadableBytes { a in second.withUnsafeReadableBytes { b in a.baseAddress == b.baseAddress } }
         #expect(sameStorage, "the second request is served the first rendering's bytes")
         #expect(String(buffer: first).contains("<td class=\"price\">110</td>"))
-        let sections = await cache.rendered(.sections, live: live)
+        let sections = await cache.rendered(.sections, live: live).identity
         #expect(String(buffer: sections).contains("<td class=\"price\">110</td>"))
         #expect(!String(buffer: sections).contains("<html"), "the sections alone")
 
         _ = await live.receive(Self.poll(120))
-        let after = await cache.rendered(.page, live: live)
+        let after = await cache.rendered(.page, live: live).identity
         #expect(String(buffer: after).contains("<td class=\"price\">120</td>"), "a poll renders the page again")
         #expect(source.reads.withLock { $0 } == 1, "one snapshot read while it is fresh, however many renderings")
+    }
+
+    @Test func theGzipOfAPageIsMadeOnceAndInflatesToThePage() async throws {
+        let cache = SnapshotCache(source: CountingSource(), executor: LowPriorityExecutor(name: "test-render"), maximumAge: .seconds(3_600))
+        let live = LiveQuotes()
+        _ = await live.receive(Self.poll(110))
+        let first = await cache.rendered(.page, live: live)
+        let second = await cache.rendered(.page, live: live)
+        var gzip = try #require(first.gzip, "the page is compressed when rendered")
+        let sameStorage = gzip.withUnsafeReadableBytes { a in second.gzip?.withUnsafeReadableBytes { b in a.baseAddress == b.baseAddress } }
+        #expect(sameStorage == true, "compressed once, not per request")
+        #expect(gzip.readableBytes < first.identity.readableBytes / 2, "\(gzip.readableBytes) of \(first.identity.readableBytes) bytes")
+        #expect(gzip.getBytes(at: gzip.readerIndex, length: 2) == [0x1f, 0x8b], "the gzip magic number")
+        let inflated = try gzip.decompress(with: .gzip)
+        #expect(inflated == first.identity)
+        #expect(first.body(for: AcceptEncoding(["gzip, deflate, br"])).encoding == "gzip")
+        #expect(first.body(for: AcceptEncoding([])).encoding == nil)
     }
 }
