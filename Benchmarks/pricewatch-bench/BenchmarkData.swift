@@ -73,7 +73,8 @@ struct BenchmarkData {
             do {
                 try await DaemonPollBenchmark.run(executable: rest[0], directory: rest[1], symbols: max(numbers.first ?? 10_000, 2),
                                                   cycles: max(numbers.dropFirst().first ?? 5, 1),
-                                                  interval: max(numbers.dropFirst(2).first ?? 10, 1))
+                                                  interval: max(numbers.dropFirst(2).first ?? 10, 1),
+                                                  rulesPerSymbol: max(numbers.dropFirst(3).first ?? 2, 1))
             } catch {
                 FileHandle.standardError.write(Data("pricewatch-bench: \(error)\n".utf8))
                 exit(1)
@@ -106,7 +107,7 @@ struct BenchmarkData {
             return
         }
         guard let command = arguments.first, let directory = arguments.dropFirst().first else {
-            FileHandle.standardError.write(Data("usage: pricewatch-bench generate DIR [ROWS] [SYMBOLS] [RULES_PER_SYMBOL] [symbol-major] [indicators] | bar-close [SYMBOLS] [ROUNDS] | startup PRICEWATCH DIR RULES... | backtest-reference RULES CSV | daemon-over-time DIR [SYMBOLS] [SIMULATED_SECONDS] | daemon-config DIR SYMBOLS | daemon-poll PRICEWATCH DIR SYMBOLS [CYCLES] [INTERVAL_SECONDS] | poll-cycle [SYMBOLS[,SYMBOLS...]] [CYCLES] [YAHOO_SYMBOLS] | config-load [RELOADS] | market-hours [CALENDARS_DIR] [LOOKUPS] | market-week [INTERVAL_SECONDS] [BATCH] | outbox DIR [LATENCY_ALERTS] [ALERTS]\n".utf8))
+            FileHandle.standardError.write(Data("usage: pricewatch-bench generate DIR [ROWS] [SYMBOLS] [RULES_PER_SYMBOL] [symbol-major] [indicators] | bar-close [SYMBOLS] [ROUNDS] | startup PRICEWATCH DIR RULES... | backtest-reference RULES CSV | daemon-over-time DIR [SYMBOLS] [SIMULATED_SECONDS] | daemon-config DIR SYMBOLS | daemon-poll PRICEWATCH DIR SYMBOLS [CYCLES] [INTERVAL_SECONDS] [RULES_PER_SYMBOL] | poll-cycle [SYMBOLS[,SYMBOLS...]] [CYCLES] [YAHOO_SYMBOLS] | config-load [RELOADS] | market-hours [CALENDARS_DIR] [LOOKUPS] | market-week [INTERVAL_SECONDS] [BATCH] | outbox DIR [LATENCY_ALERTS] [ALERTS]\n".utf8))
             exit(64)
         }
         let numbers = arguments.dropFirst(2).compactMap { Int($0) }

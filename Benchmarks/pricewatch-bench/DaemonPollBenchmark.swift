@@ -3,14 +3,15 @@ import PriceWatchCore
 import PriceWatchCurl
 import PriceWatchTestKit
 
-/// `pricewatch-bench daemon-poll PRICEWATCH DIR SYMBOLS [CYCLES] [INTERVAL_SECONDS]`: the daemon
+/// `pricewatch-bench daemon-poll PRICEWATCH DIR SYMBOLS [CYCLES] [INTERVAL_SECONDS] [RULES_PER_SYMBOL]`: the daemon
 /// as users run it, not a component. The real `pricewatch run` process (a separate process:
 /// its CPU and memory are its own), with a WAL state file in DIR and every consumer of the
 /// quote stream on (rule evaluator, history recorder, paper fills, market state, the HTTP
 /// endpoint's live quotes and metrics), polls SYMBOLS symbols (half on `yahoo`: v7 quote
 /// batches of 50 after the cookie/crumb session, half on `binance`: batches of 100) from this
-/// process's loopback servers, every INTERVAL_SECONDS (default 10), with two rules per symbol
-/// (so 50,000 symbols are 100,000 rules).
+/// process's loopback servers, every INTERVAL_SECONDS (default 10), with RULES_PER_SYMBOL
+/// rules per symbol (default 2: 50,000 symbols are 100,000 rules; 10,000 symbols with 10 are
+/// the 100,000 rules of the startup mode).
 ///
 /// Prints, per cycle: the requests each server received (must equal ceil(symbols / batch)),
 /// the daemon's own timing of the poll from its `/metrics` (`pricewatch_poll_duration_seconds`
@@ -31,7 +32,7 @@ enum DaemonPollBenchmark {
     static let aboveLevel = "249.90"
     static let belowLevel = "50.05"
 
-    static func run(executable: String, directory: String, symbols: Int, cycles: Int, interval: Int) async throws {
+    static func run(executable: String, directory: String, symbols: Int, cycles: Int, interval: Int, rulesPerSymbol: Int = 2) async throws {
         let yahooCount = symbols / 2
         let binanceCount = symbols - yahooCount
         try? FileManager.default.removeItem(atPath: directory)
@@ -47,7 +48,8 @@ enum DaemonPollBenchmark {
         defer { yahooServer.stop(); binanceServer.stop() }
         let httpPort = try freePort()
         try writeConfiguration(directory: directory, yahooURL: yahooServer.baseURL, binanceURL: binanceServer.baseURL,
-                               httpPort: httpPort, interval: interval, yahoo: yahooCount, binance: binanceCount)
+                               httpPort: httpPort, interval: interval, yahoo: yahooCount, binance: binanceCount,
+                               rulesPerSymbol: rulesPerSymbol)
         let expected = [("yahoo", yahooCount, 50), ("binance", binanceCount, 100)].filter { $0.1 > 0 }
             .map { (name: $0.0, requests: ($0.1 + $0.2 - 1) / $0.2) }
         let batchCount: @Sendable (String) -> Int = { name in
@@ -81,7 +83,7 @@ enum DaemonPollBenchmark {
         let startSeconds = StartupBenchmark.seconds(clock.now - spawned)
         let readyKB = StartupBenchmark.residentKB(pid)
         let readyTicks = StartupBenchmark.cpuTicks(pid)
-        let rules = symbols * 2
+        let rules = symbols * rulesPerSymbol
         guard ready.contains("\(rules) rules on \(symbols) symbols") else {
             throw Failure(description: "daemon-poll: expected READY with '\(rules) rules on \(symbols) symbols', got '\(ready)'")
         }
@@ -92,7 +94,7 @@ enum DaemonPollBenchmark {
               + "every \(interval) s from loopback servers, \(rules) rules, WAL state file, [http] on; "
               + "\(cycles) cycles after the first")
         print(String(format: "  start to READY %.0f ms, resident %.1f MB at READY", startSeconds * 1000, Double(readyKB) / 1024))
-        print("  cycle  requests (expected)            poll, daemon's timing   fetch     consume    CPU s    RSS MB")
+        print("  cycle  requests (expected)                poll, daemon's timing   fetch     consume    CPU s    RSS MB")
         var mismatches: [String] = []
         // Cycle 0 counts from READY: the first poll, its requests (yahoo's session apart) and CPU.
         var previous = MetricsReader.Samples(values: [])
@@ -114,7 +116,7 @@ enum DaemonPollBenchmark {
             let cpu = Double(ticks - previousTicks) / Double(sysconf(Int32(_SC_CLK_TCK)))
             let counts = zip(requests, expected).map { "\($0.1.name) \($0.0) (\($0.1.requests))" }.joined(separator: ", ")
             print(String(format: "  %5d  %@ %10.3f s %9.3f s %9.3f s %8.2f %9.1f", cycle,
-                         counts.padding(toLength: 30, withPad: " ", startingAt: 0), total, fetch, consume, cpu,
+                         counts.padding(toLength: 34, withPad: " ", startingAt: 0), total, fetch, consume, cpu,
                          Double(StartupBenchmark.residentKB(pid)) / 1024))
             if cycle > 0 { steady.append((total, consume, cpu)) }
             previous = now
@@ -169,7 +171,7 @@ enum DaemonPollBenchmark {
     }
 
     static func writeConfiguration(directory: String, yahooURL: String, binanceURL: String, httpPort: UInt16, interval: Int,
-                                   yahoo: Int, binance: Int) throws {
+                                   yahoo: Int, binance: Int, rulesPerSymbol: Int) throws {
         let main = """
             state = "state/pricewatch.db"
             interval = "\(interval)s"
@@ -202,8 +204,10 @@ enum DaemonPollBenchmark {
                 // A symbol of no known market is polled always; `market` says so for Yahoo's,
                 // whose answers name NASDAQ (closed at night).
                 let market = provider == "yahoo" ? "market = \"24/7\"\n" : ""
-                text += "[[rule]]\nid = \"\(symbol.lowercased())-above\"\nsymbol = \"\(symbol)\"\nprovider = \"\(provider)\"\nabove = \(aboveLevel)\n\(market)\n"
-                text += "[[rule]]\nid = \"\(symbol.lowercased())-below\"\nsymbol = \"\(symbol)\"\nprovider = \"\(provider)\"\nbelow = \(belowLevel)\n\(market)\n"
+                for index in 0..<rulesPerSymbol {
+                    let condition = index % 2 == 0 ? "above = \(aboveLevel)" : "below = \(belowLevel)"
+                    text += "[[rule]]\nid = \"\(symbol.lowercased())-\(index)\"\nsymbol = \"\(symbol)\"\nprovider = \"\(provider)\"\n\(condition)\n\(market)\n"
+                }
             }
             try Data(text.utf8).write(to: URL(fileURLWithPath: String(format: "%@/rules.d/rules-%05d.toml", directory, start / 500)))
         }

@@ -124,8 +124,8 @@ public enum Daemon {
             })
         // With the HTTP endpoint: liveness for /healthz, and the dashboard's live quotes.
         let liveness = DaemonLiveness()
-        let observer: any DaemonObserver = httpSettings == nil ? baseObserver
-            : LivenessObserver(wrapping: baseObserver, liveness: liveness, wallClock: wallClock)
+        let observer: any DaemonObserver = MemoryReturningObserver(wrapping: httpSettings == nil ? baseObserver
+            : LivenessObserver(wrapping: baseObserver, liveness: liveness, wallClock: wallClock))
         let liveQuotes = LiveQuotes()
         let httpConsumers: [any QuoteConsumer] = httpSettings == nil ? [] : [PollMetricsConsumer(metrics: metrics ?? .disabled), liveQuotes]
         let housekeeping = Housekeeping(store: store, configuration: { running.current },

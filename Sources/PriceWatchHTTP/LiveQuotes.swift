@@ -8,8 +8,13 @@ import Synchronization
 /// Bounded everywhere: at most ``maximumPointsPerSymbol`` points per symbol (thinned by half
 /// when full), at most ``maximumListeners`` listeners, and each listener's queue keeps only
 /// its newest events (a slow browser misses updates, it never holds memory or a poll).
+///
+/// The day's sparkline comes from the stored five-minute candles; these points add only what
+/// arrived after the last of them (or, without a store, stand in for the day). So a few
+/// points per symbol do: at 512 a 10,000-symbol daemon grew by about 2 MB a poll until it held
+/// 80 MB of points (docs/benchmarks.md, "The daemon as run").
 public final class LiveQuotes: QuoteConsumer, Sendable {
-    public static let maximumPointsPerSymbol = 512
+    public static let maximumPointsPerSymbol = 32
     public static let maximumListeners = 32
     static let eventsPerListener = 16
 

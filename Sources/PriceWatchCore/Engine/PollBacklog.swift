@@ -45,6 +45,10 @@ public struct PollBacklog: Sendable {
     }
 
     public var isEmpty: Bool { head == polls.count }
+    /// Polls in storage, the removed ones not yet compacted away included.
+    var storedPolls: Int { polls.count }
+    /// Quotes in storage, the removed polls' included: what the backlog costs.
+    var storedQuotes: Int { polls.reduce(0) { $0 + $1.quotes.count } }
     public var count: Int { polls.count - head }
     /// The oldest poll.
     public var first: Poll? { isEmpty ? nil : polls[head] }
@@ -72,8 +76,15 @@ public struct PollBacklog: Sendable {
     public mutating func removeFirst() {
         guard !isEmpty else { return }
         quoteCount -= polls[head].quotes.count
+        // The poll's quotes go now, not at the next compaction: the dead prefix held up to 64
+        // whole polls, past ``maximumQuotes`` (at 10,000 symbols a poll the daemon grew by
+        // megabytes a poll; docs/benchmarks.md, "The daemon as run").
+        polls[head] = Poll(provider: "", quotes: [], receivedAt: polls[head].receivedAt)
         head += 1
-        if head > 64, head * 2 >= polls.count {
+        if head == polls.count {
+            polls.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 64, head * 2 >= polls.count {
             polls.removeFirst(head)
             head = 0
         }

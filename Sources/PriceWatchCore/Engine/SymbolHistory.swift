@@ -17,6 +17,12 @@ public struct SymbolHistory: Sendable, Hashable {
     /// Number of live entries.
     public var count: Int { times.count - head }
 
+    /// Entries kept in memory, the dead prefix included: what the symbol costs.
+    public var storedCount: Int { times.count }
+
+    /// The fewest dead entries worth a compaction.
+    static let compactionFloor = 16
+
     /// Appends a quote newer than every stored one (the engine guarantees the order).
     public mutating func append(time: Timestamp, price: ExactDecimal) {
         times.append(time.milliseconds)
@@ -49,7 +55,10 @@ public struct SymbolHistory: Sendable, Hashable {
         let anchor = max(low - 1, head)
         head = anchor
         // Compact when the dead prefix is at least half the storage: amortized O(1) per append.
-        if head > 1024, head * 2 >= times.count {
+        // A small floor, not a large one: a symbol of threshold rules keeps one live entry, and
+        // with a floor of 1,024 each of 10,000 symbols carried up to 16 KB of dead entries
+        // (the daemon grew by megabytes a poll; docs/benchmarks.md, "The daemon as run").
+        if head >= Self.compactionFloor, head * 2 >= times.count {
             times.removeFirst(head)
             prices.removeFirst(head)
             head = 0
