@@ -17,7 +17,7 @@ import PriceWatchTestKit
 /// the daemon's own timing of the poll from its `/metrics` (`pricewatch_poll_duration_seconds`
 /// and the `fetch` and `consume` phases of `pricewatch_poll_phase_duration_seconds`), its CPU
 /// seconds from one cycle's end to the next (`/proc/PID/stat`: the poll plus the idle rest of
-/// the interval and this benchmark's scrapes of `/metrics`) and its resident memory; then start
+/// the interval and this benchmark's scrapes of `/metrics`, one a second) and its resident memory; then start
 /// to READY, resident memory after the polls, after each of three reloads (every rule file
 /// edited) and the poll that follows it, and the peak (`VmHWM`).
 ///
@@ -316,7 +316,8 @@ enum DaemonPollBenchmark {
             }
         }
 
-        /// Waits until every provider's poll count reaches `count` (the poll's timing is then recorded).
+        /// Waits until every provider's poll count reaches `count` (the poll's timing is then
+        /// recorded), reading `/metrics` once a second, as a busy Prometheus would at most.
         func waitForPolls(_ count: Int, providers: [String], deadline seconds: Double) async throws -> Samples {
             let end = ContinuousClock.now + .seconds(seconds)
             while true {
@@ -327,7 +328,7 @@ enum DaemonPollBenchmark {
                 guard ContinuousClock.now < end else {
                     throw Failure(description: "daemon-poll: \(providers) did not reach \(count) polls within \(Int(seconds)) s")
                 }
-                try await Task.sleep(for: .milliseconds(250))
+                try await Task.sleep(for: .seconds(1))
             }
         }
     }

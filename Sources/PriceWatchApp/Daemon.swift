@@ -194,6 +194,7 @@ public enum Daemon {
             let source = DaemonDashboardSource(configPath: configPath, environment: environment, liveness: liveness,
                                                markets: markets, history: candles, quotes: store,
                                                configuration: { running.current },
+                                               watchedSymbolCount: { running.watchedSymbolCount },
                                                wallClock: wallClock)
             let silences = DaemonSilenceAdministration(configPath: configPath, wallClock: wallClock,
                                                        configuration: { running.current })

@@ -20,6 +20,8 @@ struct DaemonDashboardSource: DashboardSource {
     /// The newest quotes with their previous close (the change); nil: the change shows `–`.
     let quotes: (any QuoteHistoryStore)?
     let configuration: @Sendable () async -> Configuration
+    /// The running configuration's count of watched symbols, counted once per configuration.
+    let watchedSymbolCount: @Sendable () -> Int
     let wallClock: @Sendable () -> Timestamp
 
     func snapshot() async -> DashboardSnapshot {
@@ -77,7 +79,7 @@ struct DaemonDashboardSource: DashboardSource {
         exporter.set("pricewatch_outbox_oldest_pending_age_seconds", to: age)
         exporter.set("pricewatch_outbox_dead_deliveries", to: Double(await deadLetters()))
         exporter.set("pricewatch_rules_watched", to: Double(configuration.rules.count))
-        exporter.set("pricewatch_symbols_watched", to: Double(configuration.allSymbols.count))
+        exporter.set("pricewatch_symbols_watched", to: Double(watchedSymbolCount()))
         exporter.set("pricewatch_build_info", labels: [("version", PriceWatchVersion.current)], to: 1)
     }
 

@@ -210,6 +210,9 @@ public actor RuleEvaluator {
         var report = Report()
         var accepted: [Quote] = []
         var alerts: [PendingAlert] = []
+        // Counted once per poll and server, not looked up in the registry per quote.
+        var acceptedBy: [String: Int] = [:]
+        defer { for (server, count) in acceptedBy { metrics.quoteAccepted(provider: server, count: count) } }
         let quotes = poll.quotes.sorted { ($0.time, $0.symbol) < ($1.time, $1.symbol) }
         for quote in quotes {
             let server = poll.servedBy[quote.symbol] ?? provider
@@ -219,7 +222,7 @@ public actor RuleEvaluator {
                    QuoteAcceptance.decide(quote, lastAccepted: nil, now: poll.receivedAt) == .accepted,
                    portfolioEngine.record(quote, provider: server) {
                     report.accepted += 1
-                    metrics.quoteAccepted(provider: server)
+                    acceptedBy[server, default: 0] += 1
                     report.acceptedSymbols.insert(quote.symbol)
                     accepted.append(quote)
                 }
@@ -231,7 +234,7 @@ public actor RuleEvaluator {
             switch outcome.acceptance {
             case .accepted:
                 report.accepted += 1
-                metrics.quoteAccepted(provider: server)
+                acceptedBy[server, default: 0] += 1
                 report.acceptedSymbols.insert(quote.symbol)
                 accepted.append(quote)
                 portfolioEngine.record(quote, provider: server)

@@ -49,9 +49,10 @@ public struct DaemonMetrics: Sendable {
               preferredDisplayUnit: .seconds, factory: factory).recordNanoseconds(Self.nanoseconds(total))
     }
 
-    /// A quote from `provider` was accepted.
-    public func quoteAccepted(provider: String) {
-        Counter(label: "pricewatch_quotes_accepted_total", dimensions: [("provider", provider)], factory: factory).increment()
+    /// `count` quotes from `provider` were accepted.
+    public func quoteAccepted(provider: String, count: Int = 1) {
+        Counter(label: "pricewatch_quotes_accepted_total", dimensions: [("provider", provider)], factory: factory)
+            .increment(by: Int64(count))
     }
 
     /// A quote from `provider` was rejected (`reason`: one of a fixed few).
