@@ -227,6 +227,9 @@ public enum Daemon {
         // READY before any service runs: the configuration is loaded and the store open, and no
         // poll can finish first (its status line would already name a last poll).
         observer.ready(summary: summary, pollers: setup.pollSchedule)
+        // The services hold the setup now; this frame must not keep the start's rules alive
+        // past the first reload (they are most of the configuration's memory).
+        setup.configuration.rules = []
         do {
             try await group.run()
         } catch {
