@@ -30,6 +30,7 @@ public enum Daemon {
     ///   was not started by systemd).
     public static func run(configPath: String, environment: [String: String], logger: Logger,
                            observer: (any DaemonObserver)? = nil) async -> Int32 {
+        MallocArenas.limit(environment: environment)
         // Every log line passes the redactor of the loaded configuration and the escaper.
         let redaction = SecretRedaction()
         let upstream = logger.handler
