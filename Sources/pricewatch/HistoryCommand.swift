@@ -4,7 +4,7 @@ import PriceWatchApp
 import PriceWatchCore
 import PriceWatchPresentation
 
-/// `pricewatch history SYMBOL [--range R] [--interval I] [--format text|json|csv] [--tz ZONE]`
+/// `pricewatch history SYMBOL [--range R] [--interval I] [--format text|json|csv|png|svg] [--output FILE] [--theme light|dark] [--size WxH] [--tz ZONE]`
 struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
@@ -30,8 +30,17 @@ struct HistoryCommand: AsyncParsableCommand {
                                valueName: "interval"))
     var interval: CandleInterval?
 
-    @Option(help: "Output format: text (a chart), json (JSON Lines, one candle per line) or csv (the backtest format).")
+    @Option(help: "Output format: text (a chart), json (JSON Lines, one candle per line), csv (the backtest format), or png or svg (a chart image; needs --output).")
     var format: HistoryFormat = .text
+
+    @Option(help: ArgumentHelp("The file a png or svg chart is written to.", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Colours of a png or svg chart: light or dark.", valueName: "theme"))
+    var theme: ChartTheme = .light
+
+    @Option(help: ArgumentHelp("Size of a png or svg chart in pixels, WIDTHxHEIGHT.", valueName: "size"))
+    var size: String = "1200x600"
 
     @Option(help: ArgumentHelp("Time zone of the text output: an IANA zone, or 'market' for the symbol's market (default: $TZ, else UTC).",
                                valueName: "zone"))
@@ -64,6 +73,15 @@ struct HistoryCommand: AsyncParsableCommand {
             throw ValidationError("--end: expected a time such as '2024-10-02T20:00:00Z', unix seconds or a date, found '\(end)'")
         }
         if let width, width < 30 { throw ValidationError("--width: expected at least 30 columns, found \(width)") }
+        if format.imageFormat != nil, output == nil {
+            throw ValidationError("--format \(format.rawValue): expected --output FILE to write the chart to")
+        }
+        if format.imageFormat == nil, output != nil {
+            throw ValidationError("--output: only for --format png or svg, found --format \(format.rawValue)")
+        }
+        if Self.pixels(size) == nil {
+            throw ValidationError("--size: expected WIDTHxHEIGHT in pixels, 200x150 to 4000x3000, such as 1200x600, found '\(size)'")
+        }
         if height < 3 || height > 200 { throw ValidationError("--height: expected 3 to 200 rows, found \(height)") }
     }
 
@@ -112,12 +130,42 @@ struct HistoryCommand: AsyncParsableCommand {
             }
         case .text:
             for line in text(history, environment: environment) { output.line(line) }
+        case .png, .svg:
+            try await writeImage(history, environment: environment)
         }
         errors.flush()
         output.flush()
     }
 
     static let utc = TimeZone(identifier: "UTC") ?? .gmt
+
+    /// `WIDTHxHEIGHT` within 200x150 to 4000x3000.
+    static func pixels(_ text: String) -> (width: Int, height: Int)? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+              (200...4000).contains(width), (150...3000).contains(height) else { return nil }
+        return (width, height)
+    }
+
+    /// The chart as a png or svg file at `--output`.
+    func writeImage(_ history: ReadPriceHistory.History, environment: [String: String]) async throws {
+        guard let imageFormat = format.imageFormat, let path = output, let (width, height) = Self.pixels(size) else { return }
+        let (zone, _) = zone(history, environment: environment)
+        let bytes: [UInt8]
+        do {
+            let chart = try HistoryChartImage.description(of: history, theme: theme, width: width, height: height,
+                                                          timeZone: zone.identifier == "GMT" ? "UTC" : zone.identifier)
+            bytes = try await HistoryChartImage.render(chart, as: imageFormat)
+        } catch {
+            throw StandardOutput.failure("\(symbol): error: \(error)")
+        }
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            throw StandardOutput.failure("\(symbol): error: could not write the chart to \(path): \(String(cString: strerror(errno)))")
+        }
+        var errors = StandardOutput.error()
+        errors.line("\(symbol): wrote a \(width)x\(height) \(imageFormat.rawValue) chart of \(history.candles.count) candles to \(path)")
+        errors.flush()
+    }
 
     /// The zone of the text output: `--tz` (or `market`), else `$TZ`, else UTC.
     func zone(_ history: ReadPriceHistory.History, environment: [String: String]) -> (TimeZone, String) {
@@ -193,10 +241,21 @@ struct HistoryCommand: AsyncParsableCommand {
     }
 }
 
-/// `--format text|json|csv` of `history`.
+/// `--format text|json|csv|png|svg` of `history`.
 enum HistoryFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, csv
+    case text, json, csv, png, svg
+
+    /// The image format of a chart file; nil for the text formats.
+    var imageFormat: ChartImageFormat? {
+        switch self {
+        case .png: .png
+        case .svg: .svg
+        case .text, .json, .csv: nil
+        }
+    }
 }
+
+extension ChartTheme: ExpressibleByArgument {}
 
 extension HistoryRange: ExpressibleByArgument {}
 extension CandleInterval: ExpressibleByArgument {}

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import PriceWatchCore
 import PriceWatchStore
 import PriceWatchTestKit
@@ -68,6 +71,80 @@ import Testing
                                                    "--data", RepositoryFiles.path("demo/data/aapl-1m-2024-10-02.csv"), "--format", "json"])
         let withoutIDs = { (lines: [String]) in lines.map { $0.replacing(/"id":"[^"]*",?/, with: "") } }
         #expect(withoutIDs(fromHistory.outputLines) == withoutIDs(fromReference.outputLines))
+    }
+
+    /// The width and height of a PNG from its IHDR chunk, after checking the signature.
+    static func pngSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard bytes.count > 24, Array(bytes[0..<8]) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],
+              Array(bytes[12..<16]) == Array("IHDR".utf8) else { return nil }
+        func int(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        return (int(16), int(20))
+    }
+
+    /// The root element's attributes and the count of every element of an SVG file, or nil
+    /// when it does not parse.
+    final class SVGReader: NSObject, XMLParserDelegate {
+        var root: [String: String]?
+        var elements: [String: Int] = [:]
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) {
+            if root == nil { root = attributes.merging(["name": name]) { first, _ in first } }
+            elements[name, default: 0] += 1
+        }
+        static func read(_ data: Data) -> SVGReader? {
+            let reader = SVGReader()
+            let parser = XMLParser(data: data)
+            parser.delegate = reader
+            return parser.parse() ? reader : nil
+        }
+    }
+
+    @Test func chartsAreWrittenAsPNGAndSVGFilesOfTheAskedSizeAndTheme() throws {
+        let png = try run(["AAPL", "--range", "1d", "--end", Self.end, "--format", "png", "--output", directory.file("aapl.png"),
+                           "--size", "800x400"])
+        #expect(png.status == 0, "\(png.standardError)")
+        #expect(png.standardOutput.isEmpty)
+        #expect(png.standardError.contains("AAPL: wrote a 800x400 png chart of 389 candles to \(directory.file("aapl.png"))"),
+                "\(png.standardError)")
+        let image = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("aapl.png"))))
+        let size = try #require(Self.pngSize(image), "a PNG signature and IHDR")
+        #expect(size.width == 800 && size.height == 400)
+
+        for theme in ["light", "dark"] {
+            let file = directory.file("aapl-\(theme).svg")
+            let svg = try run(["AAPL", "--range", "1d", "--end", Self.end, "--format", "svg", "--output", file, "--theme", theme])
+            #expect(svg.status == 0, "\(svg.standardError)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: file))
+            let reader = try #require(SVGReader.read(data), "\(theme): the SVG parses")
+            #expect(reader.root?["name"] == "svg")
+            // cairo writes sizes in points; the default size is 1200x600.
+            #expect(reader.root?["width"] == "1200" || reader.root?["width"] == "1200pt", "\(reader.root ?? [:])")
+            #expect(reader.root?["height"] == "600" || reader.root?["height"] == "600pt")
+            #expect((reader.elements["path"] ?? 0) > 10, "the price line, grid, levels and glyphs: \(reader.elements)")
+            let text = String(decoding: data, as: UTF8.self)
+            let background = theme == "dark" ? "fill:rgb(9.411765%,10.196078%,12.156863%)" : "fill:rgb(100%,100%,100%)"
+            #expect(text.contains(background), "\(theme): the theme's background \(background)")
+        }
+    }
+
+    @Test func chartFilesNeedAnOutputAValidSizeAndEnoughData() throws {
+        let noOutput = try run(["AAPL", "--range", "1d", "--end", Self.end, "--format", "svg"])
+        #expect(noOutput.status != 0)
+        #expect(noOutput.standardError.contains("--format svg: expected --output FILE"), "\(noOutput.standardError)")
+        let textToFile = try run(["AAPL", "--range", "1d", "--end", Self.end, "--output", directory.file("x.txt")])
+        #expect(textToFile.status != 0)
+        #expect(textToFile.standardError.contains("--output: only for --format png or svg"), "\(textToFile.standardError)")
+        for size in ["1200", "10x10", "1200x600x2", "axb", "99999x600"] {
+            let bad = try run(["AAPL", "--format", "png", "--output", directory.file("x.png"), "--size", size])
+            #expect(bad.status != 0)
+            #expect(bad.standardError.contains("--size: expected WIDTHxHEIGHT"), "\(size): \(bad.standardError)")
+        }
+        // A range with nothing in it: said, and no file written.
+        let empty = try run(["AAPL", "--range", "1d", "--end", "2024-09-01T00:00:00Z", "--format", "png",
+                             "--output", directory.file("empty.png")])
+        #expect(empty.status != 0)
+        #expect(empty.standardError.contains("not enough data for a chart"), "\(empty.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("empty.png")))
     }
 
     @Test func jsonLinesAreCandlesInUTC() throws {
