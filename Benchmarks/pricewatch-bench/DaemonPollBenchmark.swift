@@ -59,16 +59,10 @@ enum DaemonPollBenchmark {
         let socketPath = directory + "/notify.sock"
         let socket = try StartupBenchmark.NotifyListener(path: socketPath)
         defer { socket.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["run", "--config", directory + "/pricewatch.toml", "--log-level", "warning", "--log-target", "stderr"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NOTIFY_SOCKET"] = socketPath
-        environment.removeValue(forKey: "WATCHDOG_USEC")
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
         _ = FileManager.default.createFile(atPath: directory + "/stderr", contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: directory + "/stderr")
+        let process = StartupBenchmark.daemonProcess(executable: executable, configuration: directory + "/pricewatch.toml",
+                                                     notifySocket: socketPath, standardError: FileHandle(forWritingAtPath: directory + "/stderr"),
+                                                     extraArguments: ["--log-target", "stderr"])
         let clock = ContinuousClock()
         let spawned = clock.now
         try process.run()

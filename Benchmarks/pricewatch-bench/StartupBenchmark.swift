@@ -58,15 +58,8 @@ enum StartupBenchmark {
         let socketPath = directory + "/notify.sock"
         let socket = try NotifyListener(path: socketPath)
         defer { socket.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["run", "--config", directory + "/pricewatch.toml", "--log-level", "warning"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NOTIFY_SOCKET"] = socketPath
-        environment.removeValue(forKey: "WATCHDOG_USEC")
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        let process = daemonProcess(executable: executable, configuration: directory + "/pricewatch.toml", notifySocket: socketPath,
+                                    standardError: FileHandle(forWritingAtPath: "/dev/null"))
         let clock = ContinuousClock()
         let spawned = clock.now
         try process.run()
@@ -108,6 +101,22 @@ enum StartupBenchmark {
         let allEditedIdle = try reload("every file edited, idle")
         return Result(start: seconds(started - spawned), reload: unchanged, reloadOneEdited: oneEdited, reloadAllEdited: allEdited,
                       reloadAllEditedIdle: allEditedIdle, residentKB: resident)
+    }
+
+    /// `pricewatch run` of `configuration` at warning level, telling `notifySocket` (the
+    /// benchmark's service-manager end) when it is ready, its output discarded.
+    static func daemonProcess(executable: String, configuration: String, notifySocket: String, standardError: FileHandle?,
+                              extraArguments: [String] = []) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["run", "--config", configuration, "--log-level", "warning"] + extraArguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notifySocket
+        environment.removeValue(forKey: "WATCHDOG_USEC")
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = standardError
+        return process
     }
 
     /// Waits until the process uses less than 2% of a CPU over 250 ms (30 s at most).
