@@ -84,6 +84,7 @@ final class HistoryAlertCharts: AlertChartProvider {
     static func threshold(of alert: Alert) -> ChartLevel? {
         let words = alert.condition.split(separator: " ")
         guard words.count >= 2, ["above", "below", "crosses"].contains(words[0]), let price = ExactDecimal(String(words[1])) else { return nil }
-        return ChartLevel(role: .threshold, price: price, label: "\(words[0]) \(words[1])")
+        // The chart writes the price after the label: `below 89000`, not `below 89000 89000`.
+        return ChartLevel(role: .threshold, price: price, label: String(words[0]))
     }
 }

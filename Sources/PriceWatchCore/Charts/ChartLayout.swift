@@ -76,13 +76,22 @@ public enum ChartLayout {
                                     stroke: palette.sessionBreak, lineWidth: 1, dash: [2, 3]))
         }
 
+        // Labels are placed last, together (``ChartLabelPlacer``): inside the image, none over
+        // another, markers' first (an alert's rule is what the chart is about), then levels
+        // and overlays.
+        var labels: [(text: String, at: CanvasPoint, color: ChartColor, anchor: ChartShape.TextAnchor, bold: Bool)] = []
+        for marker in chart.markers {
+            let center = CanvasPoint(x: x(marker.time), y: y(double(marker.price)))
+            labels.append((text: marker.label, at: CanvasPoint(x: center.x, y: center.y - 9), color: palette.marker, anchor: .middle,
+                           bold: true))
+        }
         for level in chart.levels {
             let row = crisp(y(double(level.price)))
             let color = level.role == .threshold ? palette.threshold : palette.previousClose
             shapes.append(.polyline(points: [CanvasPoint(x: plotLeft, y: row), CanvasPoint(x: plotRight, y: row)],
                                     stroke: color, lineWidth: 1.5, dash: level.role == .threshold ? [6, 4] : [2, 3]))
-            shapes.append(.text("\(level.label) \(level.price)", at: CanvasPoint(x: plotRight - 4, y: row - 4),
-                                size: labelSize, color: color, anchor: .end, bold: false))
+            labels.append((text: "\(level.label) \(level.price)", at: CanvasPoint(x: plotRight - 4, y: row - 4),
+                           color: color, anchor: .end, bold: false))
         }
 
         if !chart.series.isEmpty {
@@ -92,16 +101,13 @@ public enum ChartLayout {
 
         // Overlays after the price line, each labelled at its right end; labels step down when
         // two ends would overlap.
-        var labelRows: [Double] = []
         for (index, overlay) in chart.overlays.enumerated() where overlay.points.count >= 2 {
             let color = ChartPalette.overlayColors[index % ChartPalette.overlayColors.count]
             shapes.append(.polyline(points: overlay.points.map { CanvasPoint(x: x($0.time), y: y(double($0.price))) },
                                     stroke: color, lineWidth: 1.5, dash: []))
-            var row = y(double(overlay.points[overlay.points.count - 1].price)) - 4
-            while labelRows.contains(where: { abs($0 - row) < labelSize + 2 }) { row += labelSize + 2 }
-            labelRows.append(row)
-            shapes.append(.text(overlay.label, at: CanvasPoint(x: plotRight - 4, y: min(max(row, plotTop + labelSize), plotBottom - 2)),
-                                size: labelSize, color: color, anchor: .end, bold: false))
+            let row = y(double(overlay.points[overlay.points.count - 1].price)) - 4
+            labels.append((text: overlay.label, at: CanvasPoint(x: plotRight - 4, y: min(max(row, plotTop + labelSize), plotBottom - 2)),
+                           color: color, anchor: .end, bold: false))
         }
 
         for (index, panel) in chart.panels.enumerated() {
@@ -113,8 +119,12 @@ public enum ChartLayout {
         for marker in chart.markers {
             let center = CanvasPoint(x: x(marker.time), y: y(double(marker.price)))
             shapes.append(.circle(center: center, radius: 5, fill: palette.marker, outline: palette.background))
-            shapes.append(.text(marker.label, at: CanvasPoint(x: center.x, y: center.y - 9), size: labelSize,
-                                color: palette.marker, anchor: .middle, bold: true))
+        }
+        let title = ChartLabelPlacer.box(chart.title, at: CanvasPoint(x: plotLeft, y: 22), size: titleSize, anchor: .start, bold: true)
+        var placer = ChartLabelPlacer(width: width, height: height, reserved: [title])
+        for label in labels {
+            let at = placer.place(label.text, at: label.at, size: labelSize, anchor: label.anchor, bold: label.bold)
+            shapes.append(.text(label.text, at: at, size: labelSize, color: label.color, anchor: label.anchor, bold: label.bold))
         }
         return ChartDrawing(width: Int(width), height: Int(height), shapes: shapes)
     }
