@@ -36,6 +36,22 @@ import Testing
         #expect(HistoryAlertCharts.threshold(of: Self.alert(condition: "rise 1% from previous close", at: 0)) == nil)
     }
 
+    @Test func aPercentAlertShowsItsBaseAndThePercentLevel() {
+        var fall = Self.alert(condition: "fall 1% from previous close", at: 0)
+        fall.base = F.decimal("230")
+        let levels = HistoryAlertCharts.levels(of: fall)
+        #expect(levels.map(\.label) == ["prev close", "-1%"])
+        #expect(levels.map(\.price) == [F.decimal("230"), F.decimal("227.7")])
+        #expect(levels.first?.role == .previousClose && levels.last?.role == .threshold)
+        var move = Self.alert(condition: "move 5% in 1h", at: 0)
+        move.base = F.decimal("100")
+        #expect(HistoryAlertCharts.levels(of: move).map(\.label) == ["base", "+5%", "-5%"])
+        #expect(HistoryAlertCharts.levels(of: move).map(\.price) == [F.decimal("100"), F.decimal("105"), F.decimal("95")])
+        #expect(HistoryAlertCharts.levels(of: Self.alert(condition: "fall 1% from previous close", at: 0)).isEmpty,
+                "no base known: no levels, never a guess")
+        #expect(HistoryAlertCharts.levels(of: Self.alert(condition: "above 225.5", at: 0)).map(\.label) == ["above"])
+    }
+
     @Test func aTechnicalAlertDrawsItsBarsAndTheSeriesThatBelongOnPrices() async throws {
         let store = try SQLiteAlertStore.inMemory()
         let start: Int64 = 1_727_875_800

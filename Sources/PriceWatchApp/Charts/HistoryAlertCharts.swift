@@ -30,9 +30,9 @@ final class HistoryAlertCharts: AlertChartProvider {
         guard let candles = try? await reader.candles(symbol: alert.symbol, interval: .fiveMinutes,
                                                       from: Timestamp(milliseconds: alert.time.milliseconds - day),
                                                       to: Timestamp(milliseconds: alert.time.milliseconds + 1)),
-              candles.count >= 2 else { return nil }
+              candles.count >= HistoryChartImage.minimumCandles else { return nil }
         let description = ChartDescription(title: alert.symbol, series: candles.map { ChartPoint(time: $0.time, price: $0.close) },
-                                           levels: Self.threshold(of: alert).map { [$0] } ?? [],
+                                           levels: Self.levels(of: alert),
                                            markers: [ChartMarker(time: alert.time, price: alert.price, label: alert.rule)],
                                            timeZone: "UTC")
         return await render(description, of: alert)
@@ -78,6 +78,31 @@ final class HistoryAlertCharts: AlertChartProvider {
         description.panels = lines.panels
         if !lines.panels.isEmpty { description.height += 100 * lines.panels.count }
         return description
+    }
+
+    /// The lines an alert's chart shows: a threshold condition's price, or a percent
+    /// condition's base (the previous close, the open, the price a window ago) and the price
+    /// its percent lies at from the base (`fall 1%`: 1% under it; `move`: both sides).
+    static func levels(of alert: Alert) -> [ChartLevel] {
+        if let threshold = threshold(of: alert) { return [threshold] }
+        let words = alert.condition.split(separator: " ")
+        guard let base = alert.base, words.count >= 2, words[1].hasSuffix("%"),
+              let percent = Double(words[1].dropLast()) else { return [] }
+        let baseLabel = alert.condition.contains("from previous close") ? "prev close"
+            : alert.condition.contains("from open") ? "open" : "base"
+        var levels = [ChartLevel(role: .previousClose, price: base, label: baseLabel)]
+        let baseValue = Double(base.scaled) / Double(ExactDecimal.unit)
+        let signs: [Double] = switch words[0] {
+        case "rise": [1]
+        case "fall": [-1]
+        case "move": [1, -1]
+        default: []
+        }
+        for sign in signs {
+            guard let price = ExactDecimal(baseValue * (1 + sign * percent / 100), roundedToFractionDigits: 4) else { continue }
+            levels.append(ChartLevel(role: .threshold, price: price, label: "\(sign > 0 ? "+" : "-")\(words[1])"))
+        }
+        return levels
     }
 
     /// The price level of a threshold condition (`above 225.5`, `below 224`, `crosses 224.5`).
