@@ -15,7 +15,7 @@ public final class MetricsExporter: Sendable {
         "pricewatch_polls_total": "Polls finished, by provider and outcome (success: the provider answered the poll).",
         "pricewatch_provider_request_duration_seconds": "Duration of requests to each provider, in seconds.",
         "pricewatch_poll_phase_duration_seconds": "Duration of each phase of a poll (plan, fetch, consume, health), by provider, in seconds.",
-        "pricewatch_poll_duration_seconds": "Duration of whole polls, from the plan to the last consumer's commit, by provider, in seconds.",
+        "pricewatch_poll_duration_seconds": "Duration of whole polls (the sum of their phases), by provider, in seconds.",
         "pricewatch_provider_errors_total": "Failed provider requests, by provider and error kind.",
         "pricewatch_quotes_accepted_total": "Quotes accepted for rule evaluation, by provider.",
         "pricewatch_quotes_rejected_total": "Quotes rejected, by provider and reason.",

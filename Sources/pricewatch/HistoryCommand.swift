@@ -8,17 +8,19 @@ import PriceWatchPresentation
 struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Show a symbol's price history: a chart in the terminal, JSON Lines or backtest CSV.",
+        abstract: "Show a symbol's price history: a chart in the terminal or as a PNG or SVG file, JSON Lines or backtest CSV.",
         discussion: """
             Reads the history the daemon stored from its polls (the state database, read-only); \
             when it does not reach back to the start of the range, the rest is fetched from the \
             provider's chart endpoint (yahoo, binance, coinbase) and shown, not stored. Text says \
-            which on its first line; json and csv say it on standard error. Text: a braille line \
+            which on its first line; json, csv, png and svg say it on standard error. Text: a braille line \
             chart of the closes with the previous close, the symbol's rule thresholds and its \
             technical rules' series (averages over the prices, oscillators in panels under them); colour \
             only on a terminal and never with NO_COLOR. JSON: one candle per line, times UTC. \
             CSV: the backtest format (symbol,time,price,previous_close,currency), times UTC, so \
-            the output is input to 'pricewatch backtest --data'.
+            the output is input to 'pricewatch backtest --data'. PNG and SVG: the same chart as \
+            the alert emails' (the closes, the previous close, the rules' levels and series) \
+            written to --output, in --theme light or dark, --size WIDTHxHEIGHT pixels.
             """)
 
     @OptionGroup var config: ConfigOption

@@ -20,7 +20,7 @@ struct ChartLabelPlacer {
 
     let width: Double
     let height: Double
-    /// Kept clear of labels (the title).
+    /// What is taken: the reserved boxes (the title), then every label placed.
     private(set) var boxes: [Box]
 
     /// Space kept between a label and the image's edge.
@@ -53,10 +53,12 @@ struct ChartLabelPlacer {
     /// every label placed before; the label is then taken.
     mutating func place(_ text: String, at wanted: CanvasPoint, size: Double, anchor: ChartShape.TextAnchor,
                         bold: Bool) -> CanvasPoint {
-        var point = wanted
-        let first = Self.box(text, at: point, size: size, anchor: anchor, bold: bold)
-        if first.right > width - Self.margin { point.x -= first.right - (width - Self.margin) }
-        if first.left + (point.x - wanted.x) < Self.margin { point.x += Self.margin - (first.left + point.x - wanted.x) }
+        let first = Self.box(text, at: wanted, size: size, anchor: anchor, bold: bold)
+        // Back inside: left from the right edge, then right from the left edge (which wins for
+        // a label wider than the image).
+        var shift = min(0, width - Self.margin - first.right)
+        shift = max(shift, Self.margin - first.left)
+        let point = CanvasPoint(x: wanted.x + shift, y: wanted.y)
         let step = size + 2
         let lowest = height - Self.margin - size * 0.25
         let highest = Self.margin + size * 0.8

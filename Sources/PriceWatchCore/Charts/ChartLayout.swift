@@ -80,11 +80,6 @@ public enum ChartLayout {
         // another, markers' first (an alert's rule is what the chart is about), then levels
         // and overlays.
         var labels: [(text: String, at: CanvasPoint, color: ChartColor, anchor: ChartShape.TextAnchor, bold: Bool)] = []
-        for marker in chart.markers {
-            let center = CanvasPoint(x: x(marker.time), y: y(double(marker.price)))
-            labels.append((text: marker.label, at: CanvasPoint(x: center.x, y: center.y - 9), color: palette.marker, anchor: .middle,
-                           bold: true))
-        }
         for level in chart.levels {
             let row = crisp(y(double(level.price)))
             let color = level.role == .threshold ? palette.threshold : palette.previousClose
@@ -99,8 +94,7 @@ public enum ChartLayout {
                                     stroke: palette.line, lineWidth: 2, dash: []))
         }
 
-        // Overlays after the price line, each labelled at its right end; labels step down when
-        // two ends would overlap.
+        // Overlays after the price line, each labelled at its right end.
         for (index, overlay) in chart.overlays.enumerated() where overlay.points.count >= 2 {
             let color = ChartPalette.overlayColors[index % ChartPalette.overlayColors.count]
             shapes.append(.polyline(points: overlay.points.map { CanvasPoint(x: x($0.time), y: y(double($0.price))) },
@@ -116,10 +110,14 @@ public enum ChartLayout {
                                   x: x, palette: palette)
         }
 
+        var markerLabels: [(text: String, at: CanvasPoint, color: ChartColor, anchor: ChartShape.TextAnchor, bold: Bool)] = []
         for marker in chart.markers {
             let center = CanvasPoint(x: x(marker.time), y: y(double(marker.price)))
             shapes.append(.circle(center: center, radius: 5, fill: palette.marker, outline: palette.background))
+            markerLabels.append((text: marker.label, at: CanvasPoint(x: center.x, y: center.y - 9), color: palette.marker,
+                                 anchor: .middle, bold: true))
         }
+        labels = markerLabels + labels
         let title = ChartLabelPlacer.box(chart.title, at: CanvasPoint(x: plotLeft, y: 22), size: titleSize, anchor: .start, bold: true)
         var placer = ChartLabelPlacer(width: width, height: height, reserved: [title])
         for label in labels {

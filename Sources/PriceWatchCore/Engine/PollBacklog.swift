@@ -9,6 +9,7 @@ public struct PollBacklog: Sendable {
     /// wall-clock time of the poll (quote acceptance is decided against it when it is evaluated).
     public struct Poll: Sendable, Hashable {
         public var provider: String
+        /// In time order, then by symbol (``PolledQuotes/quotes``): evaluated in this order.
         public var quotes: [Quote]
         public var servedBy: [String: String]
         public var receivedAt: Timestamp

@@ -140,10 +140,17 @@ public actor RuleEvaluator {
     @discardableResult
     public func ingest(provider: String, results: [String: Result<Quote, ProviderError>], now: Timestamp,
                        servedBy: [String: String] = [:]) async throws -> Report {
+        try await ingest(PolledQuotes(provider: provider, results: results, servedBy: servedBy, time: now))
+    }
+
+    /// Evaluates and commits `polled`, its ``PolledQuotes/quotes`` as built once for every
+    /// consumer, at its time.
+    @discardableResult
+    public func ingest(_ polled: PolledQuotes) async throws -> Report {
         await acquire()
         defer { release() }
-        let poll = PollBacklog.Poll(provider: provider, quotes: results.values.compactMap { try? $0.get() },
-                                    servedBy: servedBy, receivedAt: now)
+        let poll = PollBacklog.Poll(provider: polled.provider, quotes: polled.quotes, servedBy: polled.servedBy, receivedAt: polled.time)
+        let now = polled.time
         let dropped = backlog.append(poll)
         if dropped.polls > 0 {
             let range = dropped.earliest.map { " (quote times \($0) to \(dropped.latest ?? $0))" } ?? ""
@@ -213,7 +220,8 @@ public actor RuleEvaluator {
         // Counted once per poll and server, not looked up in the registry per quote.
         var acceptedBy: [String: Int] = [:]
         defer { for (server, count) in acceptedBy { metrics.quoteAccepted(provider: server, count: count) } }
-        let quotes = poll.quotes.sorted { ($0.time, $0.symbol) < ($1.time, $1.symbol) }
+        // In time order, then by symbol: as ``PolledQuotes`` built them.
+        let quotes = poll.quotes
         for quote in quotes {
             let server = poll.servedBy[quote.symbol] ?? provider
             guard let source = engine.book.index(of: QuoteSource(provider: provider, symbol: quote.symbol)) else {

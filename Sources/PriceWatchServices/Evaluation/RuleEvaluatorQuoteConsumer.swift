@@ -6,7 +6,7 @@ import PriceWatchCore
 extension RuleEvaluator: QuoteConsumer {
     public func receive(_ poll: PolledQuotes) async -> QuoteReceipt {
         do {
-            let report = try await ingest(provider: poll.provider, results: poll.results, now: poll.time, servedBy: poll.servedBy)
+            let report = try await ingest(poll)
             return QuoteReceipt(acceptedSymbols: report.acceptedSymbols)
         } catch let kept as PollKeptForLater where kept.interrupted {
             logger.info("\(kept)", metadata: ["provider": "\(poll.provider)"])

@@ -39,7 +39,7 @@ public struct DaemonMetrics: Sendable {
     }
 
     /// One poll of `provider` ended: how long each of its phases took (``PollPhase``) and the
-    /// whole poll, from the first request to the last consumer's commit.
+    /// whole poll, from the tick's plan to the end of its health check (the phases' sum).
     public func pollTimed(provider: String, phases: [(PollPhase, Duration)], total: Duration) {
         for (phase, duration) in phases {
             Timer(label: "pricewatch_poll_phase_duration_seconds", dimensions: [("provider", provider), ("phase", phase.rawValue)],

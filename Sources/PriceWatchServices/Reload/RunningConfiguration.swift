@@ -12,7 +12,8 @@ public final class RunningConfiguration: Sendable {
     private struct State {
         var configuration: Configuration
         var urgentRules: Set<String>
-        var watchedSymbolCount: Int
+        /// Counted on first read (only `/metrics` reads it), then kept until the next set.
+        var watchedSymbolCount: Int?
         var watchers: [Int: AsyncStream<Configuration>.Continuation] = [:]
         var nextWatcher = 0
     }
@@ -20,8 +21,7 @@ public final class RunningConfiguration: Sendable {
     private let state: Mutex<State>
 
     public init(_ configuration: Configuration) {
-        state = Mutex(State(configuration: configuration, urgentRules: Self.urgentRules(of: configuration),
-                            watchedSymbolCount: configuration.allSymbols.count))
+        state = Mutex(State(configuration: configuration, urgentRules: Self.urgentRules(of: configuration)))
     }
 
     /// The configuration that runs.
@@ -33,7 +33,14 @@ public final class RunningConfiguration: Sendable {
     /// How many distinct symbols the rules watch (``Configuration/allSymbols``), counted once
     /// per configuration: every `/metrics` scrape reads it, and at 50,000 symbols counting
     /// them again each time was 3% of the daemon's CPU.
-    public var watchedSymbolCount: Int { state.withLock { $0.watchedSymbolCount } }
+    public var watchedSymbolCount: Int {
+        state.withLock { state in
+            if let count = state.watchedSymbolCount { return count }
+            let count = state.configuration.allSymbols.count
+            state.watchedSymbolCount = count
+            return count
+        }
+    }
 
     /// Every configuration set from now on, in order; it ends when the caller stops iterating.
     public func changes() -> AsyncStream<Configuration> {
@@ -54,7 +61,7 @@ public final class RunningConfiguration: Sendable {
         let watchers = state.withLock { state in
             state.configuration = configuration
             state.urgentRules = Self.urgentRules(of: configuration)
-            state.watchedSymbolCount = configuration.allSymbols.count
+            state.watchedSymbolCount = nil
             return Array(state.watchers.values)
         }
         for watcher in watchers { watcher.yield(configuration) }
