@@ -41,6 +41,16 @@ struct BenchmarkData {
             }
             return
         }
+        if arguments.first == "startup-spread", arguments.count >= 3 {
+            let rest = Array(arguments.dropFirst())
+            do {
+                try StartupSpreadBenchmark.run(executable: rest[0], directory: rest[1], starts: rest.count > 2 ? Int(rest[2]) ?? 10 : 10)
+            } catch {
+                FileHandle.standardError.write(Data("pricewatch-bench: \(error)\n".utf8))
+                exit(1)
+            }
+            return
+        }
         if arguments.first == "daemon-over-time", arguments.count >= 2 {
             let rest = Array(arguments.dropFirst())
             let numbers = rest.dropFirst().compactMap { Int($0) }

@@ -23,6 +23,21 @@ public final class LiveQuotes: QuoteConsumer, Sendable {
         var points: [HistoryPoint] = []
         /// The previous close the latest quote carried, when it carried one.
         var previousClose: ExactDecimal?
+
+        /// Adds a newer quote in place (a new day starts over); at `maximumPoints` the points
+        /// are thinned by half, keeping the first and the latest.
+        mutating func add(_ quote: Quote, maximumPoints: Int) {
+            let quoteDay = LiveQuotes.day(of: quote)
+            if day != quoteDay { self = Series(day: quoteDay) }
+            if let last = points.last, last.time >= quote.time { return }
+            points.append(HistoryPoint(time: quote.time, price: quote.price))
+            if let previousClose = quote.previousClose { self.previousClose = previousClose }
+            if points.count > maximumPoints {
+                let last = points[points.count - 1]
+                points = points.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+                if points.last != last { points.append(last) }
+            }
+        }
     }
 
     struct State {
@@ -40,13 +55,17 @@ public final class LiveQuotes: QuoteConsumer, Sendable {
     /// Records the poll's quotes and tells every listener; accepts nothing (data health is the
     /// rule evaluator's business).
     public func receive(_ poll: PolledQuotes) async -> QuoteReceipt {
-        let quotes = poll.quotes.sorted { $0.symbol < $1.symbol }
-        let event = Self.event(provider: poll.provider, time: poll.time, quotes: quotes)
         let listeners = state.withLock { state -> [AsyncStream<String>.Continuation] in
-            for quote in quotes { Self.add(quote, to: &state.series) }
+            for quote in poll.quotes {
+                state.series[quote.symbol, default: Series(day: Self.day(of: quote))].add(quote, maximumPoints: Self.maximumPointsPerSymbol)
+            }
             state.version += 1
             return Array(state.listeners.values)
         }
+        // The event is written only for someone: with no browser listening, a poll of 50,000
+        // quotes costs the feed its points alone.
+        guard !listeners.isEmpty else { return .none }
+        let event = Self.event(provider: poll.provider, time: poll.time, quotes: poll.quotes.sorted { $0.symbol < $1.symbol })
         for listener in listeners { listener.yield(event) }
         return .none
     }
@@ -91,20 +110,9 @@ public final class LiveQuotes: QuoteConsumer, Sendable {
         for listener in listeners { listener.finish() }
     }
 
-    private static func add(_ quote: Quote, to series: inout [String: Series]) {
-        let day = quote.time.milliseconds / 86_400_000
-        var current = series[quote.symbol] ?? Series(day: day)
-        if current.day != day { current = Series(day: day) }
-        if let last = current.points.last, last.time >= quote.time { return }
-        current.points.append(HistoryPoint(time: quote.time, price: quote.price))
-        if let previousClose = quote.previousClose { current.previousClose = previousClose }
-        if current.points.count > maximumPointsPerSymbol {
-            // Thin by half, keeping the first and the latest point.
-            let last = current.points[current.points.count - 1]
-            current.points = current.points.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
-            if current.points.last != last { current.points.append(last) }
-        }
-        series[quote.symbol] = current
+    /// The UTC day of a quote: a symbol's points are those of its latest quote's day.
+    private static func day(of quote: Quote) -> Int64 {
+        quote.time.milliseconds / 86_400_000
     }
 
     /// One poll as a server-sent event: `event: poll` and a JSON line of its quotes.

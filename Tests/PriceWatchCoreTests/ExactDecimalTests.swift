@@ -182,6 +182,55 @@ struct ExactDecimalTests {
         #expect(ExactDecimal(value, roundedToFractionDigits: digits) == dec(expected))
     }
 
+    @Test("init from Double reads the shortest representation as its plain definition does, for 200,000 values")
+    func fromDoubleMatchesItsDefinition() {
+        // The definition, written plainly with strings (as the reader was before it read in place).
+        func reference(_ value: Double, _ digits: Int) -> ExactDecimal? {
+            guard value.isFinite, abs(value) < 92_233_720_368 else { return nil }
+            let kept = min(max(digits, 0), ExactDecimal.scale)
+            let parts = "\(value.magnitude)".lowercased().split(separator: "e")
+            guard let mantissa = parts.first, let exponent = parts.count == 2 ? Int(parts[1]) : 0 else { return nil }
+            let pieces = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+            var digitString = String(pieces[0]) + (pieces.count > 1 ? String(pieces[1]) : "")
+            var point = pieces[0].count + exponent
+            if point < 0 {
+                digitString = String(repeating: "0", count: -point) + digitString
+                point = 0
+            }
+            if digitString.count < point + kept + 1 {
+                digitString += String(repeating: "0", count: point + kept + 1 - digitString.count)
+            }
+            let ascii = Array(digitString.utf8).map { Int64($0 &- 48) }
+            var scaled: Int64 = 0
+            for digit in ascii[0..<(point + kept)] { scaled = scaled * 10 + digit }
+            if ascii[point + kept] >= 5 { scaled += 1 }
+            scaled *= pow10(ExactDecimal.scale - kept)
+            return ExactDecimal(scaled: value < 0 ? -scaled : scaled)
+        }
+        var state: UInt64 = 0x2026_1127
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state
+        }
+        var checked = 0
+        for _ in 0..<200_000 {
+            // Magnitudes from 1e-12 to 1e11, prices with few digits, and halfway cases.
+            let exponent = Double(Int(next() % 24) - 12)
+            let mantissa = Double(next() % 1_000_000_000) / 1e9
+            var value = (1 + mantissa) * pow(10, exponent)
+            switch next() % 4 {
+            case 0: value = Double(next() % 10_000_000) / 100
+            case 1: value = (Double(next() % 100_000) + 0.5) / pow(10, Double(next() % 9))
+            default: break
+            }
+            if next() % 2 == 0 { value = -value }
+            let digits = Int(next() % 11) - 1
+            #expect(ExactDecimal(value, roundedToFractionDigits: digits) == reference(value, digits), "\(value), \(digits) digits")
+            checked += 1
+        }
+        #expect(checked == 200_000)
+    }
+
     @Test("init from Double defaults to 8 fractional digits")
     func fromDoubleDefaultDigits() {
         #expect(ExactDecimal(1.123456789) == dec("1.12345679"))

@@ -22,6 +22,36 @@ import Testing
         ])
     }
 
+    @Test("rows written many to a statement fold as rows written one at a time")
+    func batchedWritesFoldLikeSingleOnes() async throws {
+        // 137 quotes: two statements of 50 rows and 37 single ones; the same minute and
+        // symbol repeats inside one statement, out of time order, and across statements.
+        let quotes: [Quote] = try (0..<137).map { (index: Int) throws -> Quote in
+            let symbol = index % 3 == 0 ? "MSFT" : "AAPL"
+            let price = String(100 + (index * 37) % 50)
+            return try Fixtures.quote(symbol, price: price, at: Int64((index * 7) % 180))
+        }
+        let batched = try SQLiteAlertStore.inMemory()
+        try await batched.recordQuotes(quotes)
+        let single = try SQLiteAlertStore.inMemory()
+        for quote in quotes { try await single.recordQuotes([quote]) }
+        for symbol in ["AAPL", "MSFT"] {
+            let expected = try await single.candles(symbol: symbol, interval: .oneMinute, from: Fixtures.time(0), to: Fixtures.time(3_600))
+            #expect(expected.count == 3)
+            #expect(try await batched.candles(symbol: symbol, interval: .oneMinute, from: Fixtures.time(0), to: Fixtures.time(3_600)) == expected)
+        }
+        try await batched.commit(StoreCommit(provider: "yahoo", quotes: quotes, states: [:], alerts: [], now: Fixtures.time(200)))
+        try await batched.commit(StoreCommit(provider: "yahoo", quotes: quotes, states: [:], alerts: [], now: Fixtures.time(201)))
+        for quote in quotes { try await single.commit(StoreCommit(provider: "yahoo", quotes: [quote], states: [:], alerts: [], now: Fixtures.time(200))) }
+        let batchedQuotes = try await batched.quotes(provider: "yahoo", symbol: "AAPL")
+        let singleQuotes = try await single.quotes(provider: "yahoo", symbol: "AAPL")
+        #expect(batchedQuotes == singleQuotes)
+        let batchedCount = try await batched.counts().quotes
+        let singleCount = try await single.counts().quotes
+        #expect(batchedCount == singleCount)
+        #expect(batchedCount > 100)
+    }
+
     @Test func anOlderQuoteArrivingLateDoesNotBecomeTheClose() async throws {
         let store = try SQLiteAlertStore.inMemory()
         try await store.recordQuotes([try Fixtures.quote(price: "10", at: 30)])

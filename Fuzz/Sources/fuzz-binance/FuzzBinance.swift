@@ -19,7 +19,9 @@ public func fuzzBinance(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     for status in FuzzInput.statuses {
         let response = input.response(status: status)
         _ = try? BinanceDecoder.decode(response, requested: ["LTCBTC"])
-        _ = try? BinanceDecoder.decode(response, requested: ["BNBBTC", "ETHBTC", "LTCBTC"])
+        expectSameBothWays("binance") { scanning throws(ProviderError) in
+            try BinanceDecoder.decode(response, requested: ["BNBBTC", "ETHBTC", "LTCBTC"], scanning: scanning)
+        }
         _ = BinanceDecoder.rejectsSymbol(response)
     }
     return 0

@@ -18,7 +18,9 @@ public func fuzzYahoo(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = FuzzInput(data, size)
     for status in FuzzInput.statuses {
         let response = input.response(status: status)
-        _ = try? YahooQuoteDecoder.decode(response, requested: ["AAPL", "BABA", "BTC-USD"])
+        expectSameBothWays("yahoo") { scanning throws(ProviderError) in
+            try YahooQuoteDecoder.decode(response, requested: ["AAPL", "BABA", "BTC-USD"], scanning: scanning)
+        }
         _ = YahooChartDecoder.decode(response, symbol: "AAPL", now: FuzzInput.now)
         _ = try? YahooSearchDecoder.decode(response)
         _ = YahooErrorDecoder.description(response)

@@ -202,26 +202,65 @@ extension ExactDecimal {
     public init?(_ value: Double, roundedToFractionDigits digits: Int = ExactDecimal.scale) {
         guard value.isFinite, abs(value) < 92_233_720_368 else { return nil }
         let kept = min(max(digits, 0), Self.scale)
-        // "225.6999969482422", "1.234e-05": digits and the position of the decimal point.
-        let text = "\(value.magnitude)".lowercased()
-        let parts = text.split(separator: "e")
-        guard let mantissa = parts.first, let exponent = parts.count == 2 ? Int(parts[1]) : 0 else { return nil }
-        let pieces = mantissa.split(separator: ".", omittingEmptySubsequences: false)
-        var digitString = String(pieces[0]) + (pieces.count > 1 ? String(pieces[1]) : "")
-        var point = pieces[0].count + exponent
-        if point < 0 {
-            digitString = String(repeating: "0", count: -point) + digitString
-            point = 0
-        }
-        if digitString.count < point + kept + 1 {
-            digitString += String(repeating: "0", count: point + kept + 1 - digitString.count)
-        }
-        let ascii = Array(digitString.utf8).map { Int64($0 &- 48) }
-        var scaled: Int64 = 0
-        for digit in ascii[0..<(point + kept)] { scaled = scaled * 10 + digit }
-        if ascii[point + kept] >= 5 { scaled += 1 }
-        scaled *= pow10(Self.scale - kept)
+        // "225.6999969482422", "1.234e-05": the digits, read in place (this runs for every
+        // quote of a poll), and the position of the decimal point among them.
+        var text = "\(value.magnitude)"
+        guard let scaled = text.withUTF8({ Self.rounded(shortest: $0, keeping: kept) }) else { return nil }
         self.scaled = value < 0 ? -scaled : scaled
+    }
+
+    /// The scaled value of a `Double`'s shortest description (`digits[.digits][e[+-]digits]`),
+    /// its digits up to `kept` places after the point, rounded half up on the next one.
+    private static func rounded(shortest text: UnsafeBufferPointer<UInt8>, keeping kept: Int) -> Int64? {
+        var mantissaEnd = text.count
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
+            mantissaEnd = e
+            var cursor = e + 1
+            var negative = false
+            if cursor < text.count, text[cursor] == UInt8(ascii: "+") || text[cursor] == UInt8(ascii: "-") {
+                negative = text[cursor] == UInt8(ascii: "-")
+                cursor += 1
+            }
+            guard cursor < text.count else { return nil }
+            while cursor < text.count {
+                let digit = Int(text[cursor]) - 48
+                guard (0...9).contains(digit), exponent < 1_000 else { return nil }
+                exponent = exponent * 10 + digit
+                cursor += 1
+            }
+            if negative { exponent = -exponent }
+        }
+        // The digits without the point, and how many came before it.
+        return withUnsafeTemporaryAllocation(of: Int64.self, capacity: mantissaEnd) { digits -> Int64? in
+            var digitCount = 0
+            var integerDigits: Int?
+            for index in 0..<mantissaEnd {
+                let byte = text[index]
+                if byte == UInt8(ascii: ".") {
+                    guard integerDigits == nil else { return nil }
+                    integerDigits = digitCount
+                } else {
+                    guard byte >= 48, byte <= 57 else { return nil }
+                    digits[digitCount] = Int64(byte) - 48
+                    digitCount += 1
+                }
+            }
+            guard digitCount > 0 else { return nil }
+            // Digits before the point; a number below 0.1 is written with zeros in front.
+            let point = (integerDigits ?? digitCount) + exponent
+            let zeros = max(0, -point)
+            let end = max(point, 0) + kept
+            guard end <= 19 else { return nil }
+            func digit(_ position: Int) -> Int64 {
+                let written = position - zeros
+                return written >= 0 && written < digitCount ? digits[written] : 0
+            }
+            var scaled: Int64 = 0
+            for position in 0..<end { scaled = scaled * 10 + digit(position) }
+            if digit(end) >= 5 { scaled += 1 }
+            return scaled * pow10(Self.scale - kept)
+        }
     }
 }
 

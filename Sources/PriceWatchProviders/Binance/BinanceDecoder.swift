@@ -54,6 +54,13 @@ public enum BinanceDecoder {
     /// The quotes of `requested` (Binance symbols, any case). A requested symbol missing from
     /// the answer, or rejected with -1121 when asked alone, is `unknownSymbol`.
     public static func decode(_ response: HTTPResponse, requested: [String]) throws(ProviderError) -> [String: Result<Quote, ProviderError>] {
+        try decode(response, requested: requested, scanning: true)
+    }
+
+    /// `scanning: false` decodes every answer the general way (for the tests that hold the
+    /// scanner to it).
+    package static func decode(_ response: HTTPResponse, requested: [String],
+                       scanning: Bool) throws(ProviderError) -> [String: Result<Quote, ProviderError>] {
         if rejectsSymbol(response) {
             guard requested.count == 1, let symbol = requested.first else {
                 throw ProviderError(.unknownSymbol, "\(endpoint): one of \(requested.joined(separator: ", ")) is not a Binance symbol")
@@ -65,7 +72,12 @@ public enum BinanceDecoder {
             let detail = body?.msg.text.map { message in body?.code.integer.map { "\(message) (code \($0))" } ?? message }
             throw ProviderAnswer.failure(response, endpoint: endpoint, detail: detail)
         }
-        let entries = try ProviderAnswer.decode(Tickers.self, response, endpoint: endpoint, expected: "an array of tickers").tickers
+        let entries: [Ticker]
+        if scanning, let scanned = ProviderAnswer.scanned(response, Tickers.scanned) {
+            entries = scanned
+        } else {
+            entries = try ProviderAnswer.decode(Tickers.self, response, endpoint: endpoint, expected: "an array of tickers").tickers
+        }
         var bySymbol: [String: Ticker] = [:]
         bySymbol.reserveCapacity(entries.count)
         for entry in entries {

@@ -73,6 +73,10 @@ extension Optional where Wrapped == JSONField<JSONNumber> {
 struct JSONNumber: Decodable {
     let value: Double
 
+    init(value: Double) {
+        self.value = value
+    }
+
     private enum Keys: String, CodingKey { case raw }
 
     init(from decoder: any Decoder) throws {
@@ -107,4 +111,46 @@ private struct AnyKey: CodingKey {
     var intValue: Int? { nil }
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
+}
+
+extension JSONField where Value == String {
+    /// The field as ``JSONRecordScanner`` found it; `nil` for `null`, as `decodeIfPresent` reads it.
+    init?(scanned scalar: JSONRecordScanner.Scalar) {
+        switch scalar {
+        case .null: return nil
+        case .string(let text): self.init(value: text, found: nil)
+        default: self.init(value: nil, found: Self.describe(scalar))
+        }
+    }
+}
+
+extension JSONField where Value == JSONNumber {
+    /// The field as ``JSONRecordScanner`` found it; `nil` for `null`, as `decodeIfPresent` reads it.
+    init?(scanned scalar: JSONRecordScanner.Scalar) {
+        switch scalar {
+        case .null: return nil
+        case .number(let number): self.init(value: JSONNumber(value: number), found: nil)
+        case .object(let raw?): self.init(value: JSONNumber(value: raw), found: nil)
+        default: self.init(value: nil, found: Self.describe(scalar))
+        }
+    }
+}
+
+extension JSONField {
+    private init(value: Value?, found: String?) {
+        self.value = value
+        self.found = found
+    }
+
+    /// What ``describe(_:)`` says of the same value read by the general decoder.
+    private static func describe(_ scalar: JSONRecordScanner.Scalar) -> String {
+        switch scalar {
+        case .null: "null"
+        case .string(let text): ControlCharacters.quoted(String(text.prefix(60)))
+        case .bool(let flag): "\(flag)"
+        case .number(let number): "\(number)"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
 }

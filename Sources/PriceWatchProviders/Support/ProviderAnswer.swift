@@ -22,6 +22,14 @@ public enum ProviderAnswer {
         }
     }
 
+    /// The body of a successful answer read by a fast `scan` (``JSONRecordScanner``) under the
+    /// rule ``decode(_:_:endpoint:expected:)`` applies first: an HTML page is never read.
+    /// `nil` when it is one or `scan` gave up; the caller then decodes the general way.
+    static func scanned<T>(_ response: HTTPResponse, _ scan: ([UInt8]) -> T?) -> T? {
+        guard !looksLikeHTML(response) else { return nil }
+        return scan(response.body)
+    }
+
     /// The body decoded as `T` when it is JSON of that shape; `nil` otherwise (error bodies,
     /// which services send in many shapes, or none).
     public static func decodeIfPossible<T: Decodable>(_ type: T.Type, _ response: HTTPResponse) -> T? {

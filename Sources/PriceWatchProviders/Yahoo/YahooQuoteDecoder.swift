@@ -14,17 +14,30 @@ public enum YahooQuoteDecoder {
     public static let endpoint = "yahoo v7 quote"
 
     public static func decode(_ response: HTTPResponse, requested: [String]) throws(ProviderError) -> [String: Result<Quote, ProviderError>] {
+        try decode(response, requested: requested, scanning: true)
+    }
+
+    /// `scanning: false` decodes every answer the general way (for the tests that hold the
+    /// scanner to it).
+    package static func decode(_ response: HTTPResponse, requested: [String],
+                       scanning: Bool) throws(ProviderError) -> [String: Result<Quote, ProviderError>] {
         guard response.status == 200 else {
             throw ProviderAnswer.failure(response, endpoint: endpoint, detail: YahooErrorDecoder.description(response))
         }
-        let document = try ProviderAnswer.decode(YahooWire.QuoteAnswer.self, response, endpoint: endpoint, expected: "an object")
-        guard let results = document.quoteResponse?.value?.result?.value else {
-            let detail = YahooErrorDecoder.description(response) ?? "no quoteResponse.result"
-            throw ProviderError(.malformedResponse, "\(endpoint): expected quoteResponse.result, found \(detail)")
+        let entries: [YahooWire.QuoteEntry]
+        if scanning, let scanned = ProviderAnswer.scanned(response, YahooWire.QuoteEntry.scanned) {
+            entries = scanned
+        } else {
+            let document = try ProviderAnswer.decode(YahooWire.QuoteAnswer.self, response, endpoint: endpoint, expected: "an object")
+            guard let results = document.quoteResponse?.value?.result?.value else {
+                let detail = YahooErrorDecoder.description(response) ?? "no quoteResponse.result"
+                throw ProviderError(.malformedResponse, "\(endpoint): expected quoteResponse.result, found \(detail)")
+            }
+            entries = results.compactMap(\.value)
         }
         var byUpperSymbol: [String: YahooWire.QuoteEntry] = [:]
-        byUpperSymbol.reserveCapacity(results.count)
-        for case let entry? in results.lazy.map(\.value) {
+        byUpperSymbol.reserveCapacity(entries.count)
+        for entry in entries {
             if let symbol = entry.symbol.text { byUpperSymbol[symbol.uppercased()] = entry }
         }
         var answers: [String: Result<Quote, ProviderError>] = [:]

@@ -43,14 +43,18 @@ public actor PaperFillConsumer: QuoteConsumer {
     }
 
     private func process(_ poll: PolledQuotes) async {
-        var fresh: [String: Quote] = [:]
-        for quote in poll.quotes where quote.time > (lastSeen[quote.symbol] ?? Timestamp(milliseconds: .min)) {
-            lastSeen[quote.symbol] = quote.time
-            fresh[quote.symbol] = quote
-        }
-        guard !fresh.isEmpty else { return }
         do {
-            let orders = try await store.openPaperOrders().filter { fresh[$0.symbol] != nil && $0.placedAt < poll.time }
+            // The open orders first: usually none, and then a poll of 50,000 quotes only
+            // advances what was seen, without gathering them.
+            let open: [PaperOrder]
+            do {
+                open = try await store.openPaperOrders()
+            } catch {
+                advanceLastSeen(poll, keeping: [])
+                throw error
+            }
+            let fresh = advanceLastSeen(poll, keeping: Set(open.lazy.map(\.symbol)))
+            let orders = open.filter { fresh[$0.symbol] != nil && $0.placedAt < poll.time }
             guard !orders.isEmpty else { return }
             let accounts = Dictionary(try await store.paperAccounts().map { ($0.name, $0) }) { first, _ in first }
             var books: [String: PaperBook] = [:]
@@ -90,6 +94,18 @@ public actor PaperFillConsumer: QuoteConsumer {
         } catch {
             logger.error("paper trading: cannot fill orders: \(error)", metadata: ["provider": "\(poll.provider)"])
         }
+    }
+
+    /// Records the poll's quotes newer than the last seen of their symbols; returns those of
+    /// the `symbols` asked for.
+    @discardableResult
+    private func advanceLastSeen(_ poll: PolledQuotes, keeping symbols: Set<String>) -> [String: Quote] {
+        var fresh: [String: Quote] = [:]
+        for quote in poll.quotes where quote.time > (lastSeen[quote.symbol] ?? Timestamp(milliseconds: .min)) {
+            lastSeen[quote.symbol] = quote.time
+            if symbols.contains(quote.symbol) { fresh[quote.symbol] = quote }
+        }
+        return fresh
     }
 
     private func isOpen(_ quote: Quote) -> Bool {

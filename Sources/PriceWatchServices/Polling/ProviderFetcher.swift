@@ -82,6 +82,7 @@ public final class ProviderFetcher<C: Clock<Duration>>: Sendable {
         let deadline = offset(nextPoll)
         let (access, wanted) = state.withLock { ($0.policy.access(at: offset(started)), $0.policy.symbolsToFetch(symbols, at: offset(started))) }
         var outcome = Outcome()
+        outcome.answers.reserveCapacity(wanted.count)
 
         if case .blocked(let until) = access {
             outcome.unserved = wanted

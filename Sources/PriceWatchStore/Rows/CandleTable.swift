@@ -7,9 +7,17 @@ enum CandleTable {
     /// compiled once per connection.
     static func record(_ quotes: [Quote], in db: Database) throws {
         guard !quotes.isEmpty else { return }
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO candle (symbol, interval, time, open, high, low, close, volume, last_quote_at, source)
-            VALUES (?, '1m', ?, ?, ?, ?, ?, NULL, ?, 'polled')
+        try recordInsert.run(quotes, in: db) { quote, values in
+            let price = quote.price.scaled.databaseValue
+            values += [quote.symbol.databaseValue, CandleBuilder.start(of: quote.time, interval: .oneMinute).milliseconds.databaseValue,
+                       price, price, price, price, quote.time.milliseconds.databaseValue]
+        }
+    }
+
+    private static let recordInsert = BatchedInsert(
+        head: "INSERT INTO candle (symbol, interval, time, open, high, low, close, volume, last_quote_at, source) VALUES",
+        row: "(?, '1m', ?, ?, ?, ?, ?, NULL, ?, 'polled')",
+        tail: """
             ON CONFLICT (symbol, interval, time) DO UPDATE SET
                 high = max(high, excluded.high),
                 low = min(low, excluded.low),
@@ -17,12 +25,6 @@ enum CandleTable {
                              THEN excluded.close ELSE close END,
                 last_quote_at = max(coalesce(last_quote_at, excluded.last_quote_at), excluded.last_quote_at)
             """)
-        for quote in quotes {
-            let start = CandleBuilder.start(of: quote.time, interval: .oneMinute)
-            let price = quote.price.scaled
-            try statement.execute(arguments: [quote.symbol, start.milliseconds, price, price, price, price, quote.time.milliseconds])
-        }
-    }
 
     /// Stores each backfilled candle unless one with its key exists.
     static func insertBackfilled(_ candles: [Candle], symbol: String, in db: Database) throws {

@@ -7,18 +7,19 @@ enum QuoteTable {
     /// stored is left as it is (a replayed poll stores nothing twice).
     static func insert(_ quotes: [Quote], provider: String, in db: Database) throws {
         guard !quotes.isEmpty else { return }
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO quote (provider, symbol, time, price, previous_close, currency, exchange, market_state)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (provider, symbol, time) DO NOTHING
-            """)
-        for quote in quotes {
-            try statement.execute(arguments: [
-                provider, quote.symbol, quote.time.milliseconds, quote.price.scaled,
-                quote.previousClose?.scaled, quote.currency, quote.exchange, quote.marketState,
-            ])
+        let providerValue = provider.databaseValue
+        try insertion.run(quotes, in: db) { quote, values in
+            values += [providerValue, quote.symbol.databaseValue, quote.time.milliseconds.databaseValue,
+                       quote.price.scaled.databaseValue, quote.previousClose?.scaled.databaseValue ?? .null,
+                       quote.currency?.databaseValue ?? .null, quote.exchange?.databaseValue ?? .null,
+                       quote.marketState?.databaseValue ?? .null]
         }
     }
+
+    private static let insertion = BatchedInsert(
+        head: "INSERT INTO quote (provider, symbol, time, price, previous_close, currency, exchange, market_state) VALUES",
+        row: "(?, ?, ?, ?, ?, ?, ?, ?)",
+        tail: "ON CONFLICT (provider, symbol, time) DO NOTHING")
 
     /// Every stored quote of one provider and symbol from the newest one before `since` (the
     /// anchor) on, oldest first; when none is older than `since`, from `since` on.
