@@ -5,9 +5,14 @@ extension Quote {
     ///
     /// - Parameter market: the rule's `market = "…"` override of the symbol's market, if any.
     public func withMarketTimeZone(from hours: any MarketHours, market override: MarketIdentifier? = nil) -> Quote {
-        guard exchangeTimeZone == nil,
-              let market = override ?? hours.market(ofSymbol: symbol, exchange: exchange),
-              let zone = hours.timeZone(of: market) else { return self }
+        guard exchangeTimeZone == nil else { return self }
+        return withTimeZone(of: override ?? hours.market(ofSymbol: symbol, exchange: exchange), from: hours)
+    }
+
+    /// The same with the symbol's market already resolved (`nil`: on no known market), for a
+    /// caller that remembers what each symbol resolved to.
+    public func withTimeZone(of market: MarketIdentifier?, from hours: any MarketHours) -> Quote {
+        guard exchangeTimeZone == nil, let market, let zone = hours.timeZone(of: market) else { return self }
         var quote = self
         quote.exchangeTimeZone = zone
         return quote

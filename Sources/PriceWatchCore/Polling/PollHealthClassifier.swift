@@ -12,17 +12,27 @@ public struct PollHealthClassifier: Sendable, Hashable {
     public mutating func classify(_ symbols: [String], poll: PolledQuotes, fresh: Set<String>,
                                   parked: Set<String>) -> [(symbol: String, observation: DataHealth.Observation)] {
         symbols.map { symbol in
-            if case .success(let quote)? = poll.results[symbol] { marketStates[symbol] = quote.marketState }
-            return (symbol, observation(of: symbol, poll: poll, fresh: fresh, parked: parked))
+            // One lookup of the symbol's result and one of its market state, in place: this
+            // runs for every watched symbol at every poll.
+            let result = poll.results[symbol]
+            let marketState: String?
+            if case .success(let quote)? = result {
+                marketState = quote.marketState
+                marketStates[symbol] = marketState
+            } else {
+                marketState = marketStates[symbol] ?? nil
+            }
+            return (symbol, observation(of: symbol, result: result, marketState: marketState, poll: poll, fresh: fresh, parked: parked))
         }
     }
 
-    private func observation(of symbol: String, poll: PolledQuotes, fresh: Set<String>, parked: Set<String>) -> DataHealth.Observation {
-        if parked.contains(symbol) || !DataHealth.isTrading(marketStates[symbol] ?? nil) {
+    private func observation(of symbol: String, result: Result<Quote, ProviderError>?, marketState: String?, poll: PolledQuotes,
+                             fresh: Set<String>, parked: Set<String>) -> DataHealth.Observation {
+        if parked.contains(symbol) || !DataHealth.isTrading(marketState) {
             return .notExpected
         }
         if fresh.contains(symbol) { return .fresh }
-        switch poll.results[symbol] {
+        switch result {
         case .success(let quote)?:
             return .notFresh(reason: "the latest quote, from \(quote.time), was already seen")
         case .failure(let error)?:

@@ -8,9 +8,9 @@ enum CandleTable {
     static func record(_ quotes: [Quote], in db: Database) throws {
         guard !quotes.isEmpty else { return }
         try recordInsert.run(quotes, in: db) { quote, values in
-            let price = quote.price.scaled.databaseValue
-            values += [quote.symbol.databaseValue, CandleBuilder.start(of: quote.time, interval: .oneMinute).milliseconds.databaseValue,
-                       price, price, price, price, quote.time.milliseconds.databaseValue]
+            let price = quote.price.scaled
+            values += [quote.symbol, CandleBuilder.start(of: quote.time, interval: .oneMinute).milliseconds,
+                       price, price, price, price, quote.time.milliseconds]
         }
     }
 

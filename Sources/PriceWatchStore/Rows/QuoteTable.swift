@@ -7,12 +7,9 @@ enum QuoteTable {
     /// stored is left as it is (a replayed poll stores nothing twice).
     static func insert(_ quotes: [Quote], provider: String, in db: Database) throws {
         guard !quotes.isEmpty else { return }
-        let providerValue = provider.databaseValue
         try insertion.run(quotes, in: db) { quote, values in
-            values += [providerValue, quote.symbol.databaseValue, quote.time.milliseconds.databaseValue,
-                       quote.price.scaled.databaseValue, quote.previousClose?.scaled.databaseValue ?? .null,
-                       quote.currency?.databaseValue ?? .null, quote.exchange?.databaseValue ?? .null,
-                       quote.marketState?.databaseValue ?? .null]
+            values += [provider, quote.symbol, quote.time.milliseconds, quote.price.scaled, quote.previousClose?.scaled,
+                       quote.currency, quote.exchange, quote.marketState]
         }
     }
 

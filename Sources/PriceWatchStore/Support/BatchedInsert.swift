@@ -25,8 +25,9 @@ struct BatchedInsert: Sendable {
     }
 
     /// Inserts `rows`; `values` appends one row's values in the order of `row`'s placeholders.
-    func run<Row>(_ rows: some Collection<Row>, in db: Database, values: (Row, inout [DatabaseValue]) -> Void) throws {
-        var arguments: [DatabaseValue] = []
+    func run<Row>(_ rows: some Collection<Row>, in db: Database,
+                  values: (Row, inout [(any DatabaseValueConvertible)?]) -> Void) throws {
+        var arguments: [(any DatabaseValueConvertible)?] = []
         var pending = rows[...]
         if pending.count >= Self.rowsPerStatement {
             let statement = try db.cachedStatement(sql: batch)
