@@ -496,6 +496,9 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         configuration.label = "pricewatch.store"
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
+        // Readers are the dashboard, `/metrics` and `status`: two are plenty, and each
+        // connection keeps its own page cache (GRDB's default is five).
+        configuration.maximumReaderCount = 2
         configuration.prepareDatabase { db in
             // GRDB also sets it when it turns WAL on; stated here because durability rests on it.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")

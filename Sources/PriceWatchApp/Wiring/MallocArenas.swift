@@ -11,9 +11,15 @@ import CGlibcMalloc
 enum MallocArenas {
     static let daemonLimit: Int32 = 2
 
-    /// Limits the arenas before the daemon starts its threads.
+    /// Large blocks (a rule list, a poll's quotes) at or above this size are mapped on their
+    /// own and returned whole when freed. glibc otherwise raises its threshold each time such
+    /// a block is freed (up to 32 MB), and the next configuration's large arrays land inside
+    /// the heap among the old one's, where freeing them leaves holes it cannot give back.
+    static let mmapThreshold: Int32 = 2 * 1024 * 1024
+
+    /// Limits the arenas, and fixes the mapping threshold, before the daemon starts its threads.
     static func limit(environment: [String: String]) {
-        guard environment["MALLOC_ARENA_MAX"] == nil else { return }
-        _ = mallopt(M_ARENA_MAX, daemonLimit)
+        if environment["MALLOC_ARENA_MAX"] == nil { _ = mallopt(M_ARENA_MAX, daemonLimit) }
+        if environment["MALLOC_MMAP_THRESHOLD_"] == nil { _ = mallopt(M_MMAP_THRESHOLD, mmapThreshold) }
     }
 }
