@@ -71,7 +71,7 @@ public enum DashboardPage {
         if snapshot.alerts.isEmpty { html += "<tr><td colspan=\"5\" class=\"muted\">no alerts yet</td></tr>\n" }
         for line in snapshot.alerts {
             let deliveries = line.deliveries.map { "<span class=\"delivery delivery-\(escape($0.status))\">\(escape($0.sink)): \(escape($0.status))</span>" }
-            html += "<tr class=\"alert\"><td>\(escape(line.alert.time.rfc3339))</td><td>\(escape(line.alert.rule))</td>"
+            html += "<tr class=\"alert\"><td>\(timeElement(line.alert.time, now: snapshot.now))</td><td>\(escape(line.alert.rule))</td>"
                 + "<td>\(escape(line.alert.symbol))</td><td>\(escape(line.alert.message))</td>"
                 + "<td>\(deliveries.joined(separator: " "))</td></tr>\n"
         }
@@ -86,12 +86,18 @@ public enum DashboardPage {
         html += "<table><thead><tr><th>Provider</th><th>Interval</th><th>Last poll</th></tr></thead><tbody>\n"
         for provider in snapshot.providers {
             html += "<tr><td>\(escape(provider.name))</td><td>\(provider.interval.map { "\($0.components.seconds) s" } ?? "–")</td>"
-                + "<td>\(provider.lastPoll.map { escape($0.rfc3339) } ?? "not yet")</td></tr>\n"
+                + "<td>\(provider.lastPoll.map { timeElement($0, now: snapshot.now) } ?? "not yet")</td></tr>\n"
         }
         html += "</tbody></table>\n"
-        let oldest = snapshot.oldestPending.map { " (oldest since \(escape($0.rfc3339)))" } ?? ""
+        let oldest = snapshot.oldestPending.map { " (oldest since \(timeElement($0, now: snapshot.now)))" } ?? ""
         html += "<p>Outbox: <span id=\"outbox-pending\">\(snapshot.pendingDeliveries)</span> pending\(oldest)</p>\n</section>\n"
         return html
+    }
+
+    /// A time as the page shows it: `26 Nov 12:09 UTC` (the year when it is not this one), in a
+    /// `<time>` element whose `datetime` the page's script reads to show it in the viewer's zone.
+    static func timeElement(_ time: Timestamp, now: Timestamp) -> String {
+        "<time datetime=\"\(escape(time.rfc3339))\">\(escape(time.dayMonthText(currentYear: now.year)))</time>"
     }
 
     /// The change of `price` from the previous close in percent, to two places, as
@@ -144,7 +150,7 @@ public enum DashboardPage {
         th{font-weight:600;color:var(--muted);font-size:.85rem}.price{font-variant-numeric:tabular-nums;font-weight:600}
         .up{color:var(--up)}.down{color:var(--down)}.muted,.flat{color:var(--muted)}.problem{color:var(--down)}.ok{color:var(--up)}
         .delivery{white-space:nowrap;font-size:.85rem}.delivery-dead{color:var(--down)}.delivery-pending{color:var(--muted)}
-        .spark{display:block;color:var(--muted)}
+        .spark{display:block;color:var(--muted)}time{white-space:nowrap}
         @media (max-width:600px){body{font-size:14px}th,td{padding:.3rem .35rem}main{padding:0 .5rem 1rem}.spark{width:72px}}
         """
 
@@ -152,11 +158,19 @@ public enum DashboardPage {
         (function(){
           var state=document.getElementById('live-state');
           var pending=null;
+          // Times in the viewer's zone, with the zone shown: '26 Nov, 13:09 CET'.
+          var local=window.Intl?new Intl.DateTimeFormat(undefined,{day:'numeric',month:'short',hour:'2-digit',minute:'2-digit',hourCycle:'h23',timeZoneName:'short'}):null;
+          function localTime(text){var d=new Date(text);return local&&!isNaN(d)?local.format(d):text;}
+          function localTimes(){
+            if(!local){return;}
+            document.querySelectorAll('time[datetime]').forEach(function(t){t.textContent=localTime(t.getAttribute('datetime'));});
+          }
+          localTimes();
           function refresh(){
             if(pending){return;}
             pending=setTimeout(function(){
               fetch('sections',{cache:'no-store'}).then(function(r){return r.ok?r.text():Promise.reject(r.status);})
-                .then(function(html){document.getElementById('sections').innerHTML=html;})
+                .then(function(html){document.getElementById('sections').innerHTML=html;localTimes();})
                 .catch(function(){state.textContent='refresh failed';})
                 .then(function(){pending=null;});
             },500);
@@ -172,7 +186,7 @@ public enum DashboardPage {
                 var row=document.querySelector('tr[data-symbol="'+CSS.escape(q.symbol)+'"] .price');
                 if(row){row.textContent=q.price;}
               });
-              state.textContent='live · '+poll.time;
+              state.textContent='live · '+localTime(poll.time);
             }catch(err){state.textContent='bad update';}
             refresh();
           });

@@ -58,6 +58,9 @@ import Testing
         #expect(dom.output.contains("<tr data-symbol=\"AAPL\">"), "the DOM shows AAPL: \(dom.output.prefix(400))")
         #expect(dom.output.contains("aapl-above-225.5"))
         #expect(dom.output.contains("class=\"alert\""))
+        // The alert's time in a <time> element, shown by the script in the viewer's zone.
+        #expect(dom.output.range(of: #"<time datetime="[0-9T:.\-]+Z">[^<]*[0-9]{2}:[0-9]{2}[^<]*</time>"#, options: .regularExpression) != nil,
+                "a time element: \(dom.output.prefix(400))")
         #expect(Self.consoleErrors(dom.error).isEmpty, "console errors: \(Self.consoleErrors(dom.error))")
 
         // A blank page of the phone's size, to tell a rendered dashboard from an empty one.

@@ -1,3 +1,4 @@
+import Foundation
 import PriceWatchCore
 @testable import PriceWatchHTTP
 import PriceWatchServices
@@ -141,5 +142,40 @@ struct DashboardSparklineSourceTests {
             previousClose: ExactDecimal(scaled: 100_00000000)))], time: Self.point(30, 0).time))
         let after = DashboardPage.sections(snapshot, live: live)
         #expect(after.contains("<td class=\"change up\">+10.00%</td>"), "110 from the quote's previous close 100: \(after)")
+    }
+}
+
+/// Issue 26: the page shows times as people read them (`26 Nov 12:09 UTC`) in `<time>`
+/// elements the script turns to the viewer's zone, never a raw timestamp with milliseconds.
+struct DashboardTimeTests {
+    @Test("times read as day, month and minute in UTC, the year only when it is not this one", arguments: [
+        (Int64(1_795_694_940_000), 2026, "26 Nov 12:09 UTC"),
+        (Int64(1_794_027_900_000), 2026, "7 Nov 05:05 UTC"),
+        (Int64(1_767_225_599_000), 2026, "31 Dec 2025 23:59 UTC"),
+        (Int64(0), 2026, "1 Jan 1970 00:00 UTC"),
+        (Int64(-1), nil, "31 Dec 1969 23:59 UTC"),
+        (Int64(1_709_208_000_000), 2024, "29 Feb 12:00 UTC"),
+    ] as [(Int64, Int?, String)])
+    func dayMonthText(milliseconds: Int64, currentYear: Int?, expected: String) {
+        #expect(Timestamp(milliseconds: milliseconds).dayMonthText(currentYear: currentYear) == expected)
+    }
+
+    @Test func theSectionsShowTimesInTimeElementsWithoutMilliseconds() {
+        let now = Timestamp(milliseconds: 1_795_694_940_000)
+        let alert = Alert(id: "a1", rule: "aapl-above-200", symbol: "AAPL", provider: "yahoo", condition: "above 200",
+                          price: ExactDecimal(scaled: 201_00000000), currency: "USD", time: Timestamp(milliseconds: 1_795_694_700_123),
+                          base: nil, change: nil, direction: nil, message: "AAPL above 200")
+        let snapshot = DashboardSnapshot(alerts: [.init(alert: alert, deliveries: [("ntfy", "delivered")])],
+                                         providers: [.init(name: "yahoo", interval: .seconds(60), lastPoll: now)],
+                                         pendingDeliveries: 1, oldestPending: Timestamp(milliseconds: 1_795_694_000_000), now: now)
+        let html = DashboardPage.sections(snapshot, live: LiveQuotes())
+        #expect(html.contains("<time datetime=\"2026-11-26T12:05:00.123Z\">26 Nov 12:05 UTC</time>"), "\(html)")
+        #expect(html.contains("<time datetime=\"2026-11-26T12:09:00Z\">26 Nov 12:09 UTC</time>"), "\(html)")
+        #expect(html.contains("oldest since <time datetime=\"2026-11-26T11:53:20Z\">26 Nov 11:53 UTC</time>"), "\(html)")
+        // Outside the attributes no time is written with seconds or milliseconds.
+        let text = html.replacingOccurrences(of: #"datetime="[^"]*""#, with: "", options: .regularExpression)
+        #expect(text.range(of: #"\d\d:\d\d:\d\d"#, options: .regularExpression) == nil, "\(text)")
+        #expect(DashboardPage.style.contains("time{white-space:nowrap}"))
+        #expect(DashboardPage.script.contains("time[datetime]"))
     }
 }
