@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PriceWatchCore
+import PriceWatchTestKit
 
 @Suite("ExactDecimal")
 struct ExactDecimalTests {
@@ -207,11 +208,8 @@ struct ExactDecimalTests {
             scaled *= pow10(ExactDecimal.scale - kept)
             return ExactDecimal(scaled: value < 0 ? -scaled : scaled)
         }
-        var state: UInt64 = 0x2026_1127
-        func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state
-        }
+        var random = SeededRandom(seed: 0x2026_1127)
+        func next() -> UInt64 { random.next() }
         var checked = 0
         for _ in 0..<200_000 {
             // Magnitudes from 1e-12 to 1e11, prices with few digits, and halfway cases.

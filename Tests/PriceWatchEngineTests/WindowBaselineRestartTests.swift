@@ -24,19 +24,6 @@ import Testing
         var description: String { "\(rule) \(symbol) \(time.rfc3339) \(price)" }
     }
 
-    /// A small deterministic generator (SplitMix64), so a failing seed can be rerun.
-    struct SeededRandom {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        /// True with probability `percent`/100.
-        mutating func chance(_ percent: UInt64) -> Bool { next() % 100 < percent }
-    }
 
     static func series(_ name: String) throws -> PriceSeries {
         let (series, diagnostics) = PriceSeriesFile.read(path: RepositoryFiles.path("demo/data/\(name)"))
@@ -70,7 +57,7 @@ import Testing
         configuration.retention = max(configuration.retention, rules.compactMap(\.window).max() ?? configuration.retention)
         // Retention runs on the wall clock: quotes lagging by L need the window plus L.
         if let retention { configuration.retention = max(configuration.retention, retention) }
-        var random = SeededRandom(state: seed)
+        var random = SeededRandom(seed: seed)
         var store = try SQLiteAlertStore.open(path: path)
         let order = series.timeOrder
         let first = order.first.map { series.quote(at: $0).time.milliseconds } ?? 0

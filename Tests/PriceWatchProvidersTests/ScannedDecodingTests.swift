@@ -1,5 +1,6 @@
 import PriceWatchCore
 @testable import PriceWatchProviders
+import PriceWatchTestKit
 import Testing
 
 /// The fast reading of batch answers (``JSONRecordScanner``) holds to the general one: for
@@ -134,7 +135,7 @@ struct ScannedDecodingTests {
                 #expect(Self.yahoo(body, scanning: true) == Self.yahoo(body, scanning: false), "prefix \(end) of \(plain)")
                 #expect(Self.binance(body, scanning: true) == Self.binance(body, scanning: false), "prefix \(end) of \(plain)")
             }
-            var generator = SplitMix64(seed: 2026)
+            var generator = SeededRandom(seed: 2026)
             let alphabet = Array(#"{}[]",:\ 0123456789.-+eEtrufalsn"#.utf8) + [0x00, 0x1F, 0x80, 0xC3, 0xFF]
             for _ in 0..<3_000 {
                 var body = bytes
@@ -152,18 +153,5 @@ struct ScannedDecodingTests {
                 #expect(Self.binance(body, scanning: true) == Self.binance(body, scanning: false), "\(text)")
             }
         }
-    }
-}
-
-/// A small deterministic generator, so a failing mutation is the same on every run.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

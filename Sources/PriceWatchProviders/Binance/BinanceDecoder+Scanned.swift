@@ -27,15 +27,7 @@ extension BinanceDecoder.Tickers {
     /// One ticker object, or `nil` to give up (not an object, a wanted field twice, a value the
     /// scanner leaves to the general decoder).
     private static func scannedTicker(_ scanner: inout JSONRecordScanner) -> BinanceDecoder.Ticker? {
-        guard scanner.next(is: UInt8(ascii: "{")) else { return nil }
-        var found = [JSONRecordScanner.Scalar?](repeating: nil, count: fieldNames.count)
-        let read = scanner.members { scanner, key in
-            guard let field = fieldNames.firstIndex(where: { JSONRecordScanner.key(key, is: $0) }) else { return scanner.skipValue() }
-            guard found[field] == nil, let value = scanner.scalar() else { return false }
-            found[field] = value
-            return true
-        }
-        guard read else { return nil }
+        guard let found = scanner.record(fieldNames) else { return nil }
         func text(_ field: Int) -> JSONField<String>? { found[field].flatMap(JSONField<String>.init(scanned:)) }
         return BinanceDecoder.Ticker(symbol: text(0), lastPrice: text(1), prevClosePrice: text(2),
                                      closeTime: found[3].flatMap(JSONField<JSONNumber>.init(scanned:)))

@@ -76,6 +76,21 @@ struct JSONRecordScanner {
         return take(UInt8(ascii: "]"))
     }
 
+    /// Reads the object that starts here, keeping the value of each member named in `names`,
+    /// by position; `nil` to give up (not an object, a wanted member twice, a value left to the
+    /// general decoder).
+    mutating func record(_ names: [StaticString]) -> [Scalar?]? {
+        guard next(is: UInt8(ascii: "{")) else { return nil }
+        var found = [Scalar?](repeating: nil, count: names.count)
+        let read = members { scanner, key in
+            guard let field = names.firstIndex(where: { Self.key(key, is: $0) }) else { return scanner.skipValue() }
+            guard found[field] == nil, let value = scanner.scalar() else { return false }
+            found[field] = value
+            return true
+        }
+        return read ? found : nil
+    }
+
     /// The value that starts here, for a wanted member; `nil` to give up.
     mutating func scalar() -> Scalar? {
         skipBlank()

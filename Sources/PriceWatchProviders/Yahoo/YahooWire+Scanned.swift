@@ -36,15 +36,7 @@ extension YahooWire.QuoteEntry {
     /// One entry object, or `nil` to give up (not an object, a wanted field twice, a value the
     /// scanner leaves to the general decoder).
     private static func scannedEntry(_ scanner: inout JSONRecordScanner) -> YahooWire.QuoteEntry? {
-        guard scanner.next(is: UInt8(ascii: "{")) else { return nil }
-        var found = [JSONRecordScanner.Scalar?](repeating: nil, count: fieldNames.count)
-        let read = scanner.members { scanner, key in
-            guard let field = fieldNames.firstIndex(where: { JSONRecordScanner.key(key, is: $0) }) else { return scanner.skipValue() }
-            guard found[field] == nil, let value = scanner.scalar() else { return false }
-            found[field] = value
-            return true
-        }
-        guard read else { return nil }
+        guard let found = scanner.record(fieldNames) else { return nil }
         func text(_ field: Int) -> JSONField<String>? { found[field].flatMap(JSONField<String>.init(scanned:)) }
         func number(_ field: Int) -> JSONField<JSONNumber>? { found[field].flatMap(JSONField<JSONNumber>.init(scanned:)) }
         return YahooWire.QuoteEntry(symbol: text(0), currency: text(1), priceHint: number(2), regularMarketPrice: number(3),
