@@ -88,8 +88,12 @@ struct ScannedDecodingTests {
             + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}]}}"
         let deepObjects: String = #"{"quoteResponse":{"result":[{"symbol":"AAPL","regularMarketPrice":1,"regularMarketTime":2,"deep":"#
             + String(repeating: #"{"a":"#, count: 40) + "1" + String(repeating: "}", count: 40) + "}]}}"
+        // A wanted number as Yahoo's `{"raw": …}` nested far deeper than the stack would allow.
+        let deepRaw: String = #"{"quoteResponse":{"result":[{"symbol":"AAPL","regularMarketTime":2,"regularMarketPrice":"#
+            + String(repeating: #"{"raw":"#, count: 100_000) + "1" + String(repeating: "}", count: 100_000) + "}]}}"
+        let shallowRaw: String = #"{"quoteResponse":{"result":[{"symbol":"AAPL","regularMarketTime":2,"regularMarketPrice":{"raw":{"raw":1}}}]}}"#
         let documents: [String] = [
-            deepArrays, deepObjects, "", " ", "null", "[]", "{}", "[1]", "[null]", #"{"quoteResponse":null}"#, #"{"quoteResponse":{"result":null}}"#,
+            deepRaw, shallowRaw, deepArrays, deepObjects, "", " ", "null", "[]", "{}", "[1]", "[null]", #"{"quoteResponse":null}"#, #"{"quoteResponse":{"result":null}}"#,
             #"{"quoteResponse":{"result":[1,{"symbol":"AAPL"}]}}"#, #"{"quoteResponse":{"result":[]},"quoteResponse":{"result":[]}}"#,
             #"{"quoteResponse":{"result":[{"symbol":"AAPL","symbol":"MSFT","regularMarketPrice":1,"regularMarketTime":2}]}}"#,
             #"{"quoteResponse":{"result":[{"symb\u006fl":"AAPL","regularMarketPrice":1,"regularMarketTime":2}]}}"#,

@@ -7,7 +7,7 @@
 /// an escape, a key with an escape, a duplicated wanted key, a number out of `Double`'s range,
 /// nesting deeper than ``maximumDepth``, any JSON error) makes it give up with `nil`, and the
 /// caller decodes the same body the general way, which owns every message about odd answers.
-/// So it only ever returns what `JSONDecoder` would have read; `JSONRecordScannerTests` and the
+/// So it only ever returns what `JSONDecoder` would have read; `ScannedDecodingTests` and the
 /// provider fuzz targets hold the two paths to the same result.
 struct JSONRecordScanner {
     /// A wanted member's value as found.
@@ -108,8 +108,11 @@ struct JSONRecordScanner {
             var seen = false
             let read = members { scanner, key in
                 guard key.elementsEqual("raw".utf8) else { return scanner.skipValue() }
-                guard !seen, let value = scanner.scalar() else { return false }
+                guard !seen else { return false }
                 seen = true
+                // A container is skipped, not read: reading it could recurse without bound.
+                if scanner.next(is: UInt8(ascii: "{")) || scanner.next(is: UInt8(ascii: "[")) { return scanner.skipValue() }
+                guard let value = scanner.scalar() else { return false }
                 if case .number(let number) = value { raw = number }
                 return true
             }
