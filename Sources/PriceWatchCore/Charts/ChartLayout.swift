@@ -225,12 +225,10 @@ public enum ChartLayout {
         return ticks
     }
 
-    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
     static func label(_ date: Date, component: Calendar.Component, calendar: Calendar) -> String {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         func two(_ value: Int?) -> String { let text = String(value ?? 0); return text.count < 2 ? "0" + text : text }
-        let month = monthNames[max(0, min(11, (parts.month ?? 1) - 1))]
+        let month = Timestamp.monthAbbreviations[max(0, min(11, (parts.month ?? 1) - 1))]
         switch component {
         case .minute, .hour: return "\(two(parts.hour)):\(two(parts.minute))"
         case .day: return "\(month) \(parts.day ?? 1)"

@@ -1,5 +1,6 @@
 extension Timestamp {
-    /// The abbreviated month names of ``dayMonthText``, January first.
+    /// The English month abbreviations, January first: the dashboard's times, chart axes,
+    /// HTTP and mail dates all spell months with these.
     public static let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The time as a page shows it to a person, in UTC to the minute: `26 Nov 12:09 UTC`

@@ -9,8 +9,7 @@ public enum HTTPDate {
         guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[5] == "GMT",
               let day = Int(parts[1]), parts[1].count == 2, let year = Int(parts[3]), parts[3].count == 4
         else { return nil }
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        guard let monthIndex = months.firstIndex(of: String(parts[2])) else { return nil }
+        guard let monthIndex = Timestamp.monthAbbreviations.firstIndex(of: String(parts[2])) else { return nil }
         let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false)
         guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
               let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]), second < 60

@@ -8,11 +8,10 @@ enum MailDate {
         let text = Array(time.rfc3339.utf8)
         func field(_ range: Range<Int>) -> String { String(decoding: text[range], as: UTF8.self) }
         let year = field(0..<4), month = Int(field(5..<7)) ?? 1, day = field(8..<10), clock = field(11..<19)
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         // 1970-01-01 was a Thursday.
         let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
         let days = time.seconds >= 0 ? time.seconds / 86_400 : (time.seconds - 86_399) / 86_400
         let weekday = weekdays[Int(((days % 7) + 7) % 7)]
-        return "\(weekday), \(day) \(months[(month - 1) % 12]) \(year) \(clock) +0000"
+        return "\(weekday), \(day) \(Timestamp.monthAbbreviations[(month - 1) % 12]) \(year) \(clock) +0000"
     }
 }
