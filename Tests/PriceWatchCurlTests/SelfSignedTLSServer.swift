@@ -29,9 +29,7 @@ final class SelfSignedTLSServer: Sendable {
         process.standardError = FileHandle.nullDevice
         process.standardInput = Pipe()
         let printed = Mutex("")
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
+        PipeDrain.start(output, name: "openssl s_server") { data in
             printed.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
         try TestProcesses.launch(process)
@@ -54,7 +52,6 @@ final class SelfSignedTLSServer: Sendable {
             TestProcesses.terminate(process)
             throw error
         }
-        output.fileHandleForReading.readabilityHandler = nil
     }
 
     deinit { TestProcesses.terminate(process) }

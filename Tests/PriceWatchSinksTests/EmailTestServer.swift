@@ -58,12 +58,7 @@ final class EmailTestServer: Sendable {
         process.standardInput = input
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         let lines = Lines()
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                return
-            }
+        PipeDrain.start(output, name: "SMTP test server") { data in
             lines.append(String(decoding: data, as: UTF8.self))
         }
         try TestProcesses.launch(process)

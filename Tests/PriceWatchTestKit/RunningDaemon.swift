@@ -35,21 +35,16 @@ public final class RunningDaemon: Sendable {
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         self.process = process
         let lines = self.lines
-        output.fileHandleForReading.readabilityHandler = Self.lineReader { line in lines.withLock { $0.output.append(line) } }
-        error.fileHandleForReading.readabilityHandler = Self.lineReader { line in lines.withLock { $0.error.append(line) } }
+        PipeDrain.start(output, name: "daemon output", onData: Self.lineReader { line in lines.withLock { $0.output.append(line) } })
+        PipeDrain.start(error, name: "daemon error", onData: Self.lineReader { line in lines.withLock { $0.error.append(line) } })
         try TestProcesses.launch(process)
     }
 
     deinit { TestProcesses.terminate(process) }
 
-    private static func lineReader(_ emit: @escaping @Sendable (String) -> Void) -> @Sendable (FileHandle) -> Void {
+    private static func lineReader(_ emit: @escaping @Sendable (String) -> Void) -> @Sendable (Data) -> Void {
         let partial = Mutex(Data())
-        return { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                return
-            }
+        return { data in
             let complete = partial.withLock { buffer -> [String] in
                 buffer.append(data)
                 var found: [String] = []
