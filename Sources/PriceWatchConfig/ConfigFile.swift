@@ -111,10 +111,16 @@ final class ConfigFile {
     /// A file whose contents were read and checked before, unchanged since
     /// (``RuleFileCache``): nothing to report of its own, and no document.
     static func unchanged(displayPath: String) -> ConfigFile {
-        ConfigFile(unchanged: displayPath)
+        ConfigFile(withoutDocument: displayPath)
     }
 
-    private init(unchanged displayPath: String) {
+    /// A rule file read by ``PlainRuleFileReader``: nothing to report of its own (it reads only
+    /// files that have nothing to report), and no document.
+    static func readPlainly(displayPath: String) -> ConfigFile {
+        ConfigFile(withoutDocument: displayPath)
+    }
+
+    private init(withoutDocument displayPath: String) {
         self.displayPath = displayPath
         root = Self.emptyDocument
         partialRoot = Self.emptyDocument

@@ -25,6 +25,13 @@ public enum ConfigurationLoader {
     ///     replaces what the cache holds.
     public static func load(mainFile: String, environment: [String: String], schemas: AdapterSchemas,
                             cache: RuleFileCache? = nil) -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
+        load(mainFile: mainFile, environment: environment, schemas: schemas, cache: cache, readingPlainRuleFiles: true)
+    }
+
+    /// ``load(mainFile:environment:schemas:cache:)``; with `readingPlainRuleFiles` false, every
+    /// rule file is read the general way (tests compare the two ways).
+    static func load(mainFile: String, environment: [String: String], schemas: AdapterSchemas, cache: RuleFileCache?,
+                     readingPlainRuleFiles: Bool) -> (configuration: Configuration?, diagnostics: [Diagnostic]) {
         let directory = ConfigPaths.directory(of: mainFile)
         let baseDirectory = ConfigPaths.absolute(directory.isEmpty ? "." : directory)
         let mainPath = ConfigPaths.absolute(mainFile)
@@ -62,16 +69,18 @@ public enum ConfigurationLoader {
             // The main file's defaults apply only when it is valid; otherwise the rules are
             // checked on their own.
             let finish: RuleSet.Finish
+            var plain: PlainRuleFileReader?
             if main.root != nil {
                 let resolver = RuleResolver(settings: settings, mainDisplayPath: main.displayPath, portfolios: portfolios,
                                             portfoliosComplete: !portfolioDiagnostics.containsErrors)
                 finish = { resolver.resolve($0) }
                 cacheContext = RuleFileCache.Context(resolver)
+                if readingPlainRuleFiles { plain = PlainRuleFileReader(resolver: resolver) }
             } else {
                 finish = { _ in nil }
             }
             ruleSet = RuleSet.read(displayPath: rulesDisplay, absolutePath: absolute,
-                                   kept: cacheContext.flatMap { cache?.generation(for: $0) }, finish: finish)
+                                   kept: cacheContext.flatMap { cache?.generation(for: $0) }, plain: plain, finish: finish)
             if ruleSet == nil, rulesWritten, main.root != nil {
                 main.error("rules: no such file or directory '\(absolute)'", at: rulesKey)
             }

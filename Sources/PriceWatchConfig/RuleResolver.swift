@@ -85,6 +85,59 @@ struct RuleResolver: Sendable {
         return rule
     }
 
+    /// ``resolve(_:)``'s decisions for the rules ``PlainRuleFileReader`` reads, worked out once
+    /// per load: what a rule's `provider` and `notify` become, or nil when `resolve(_:)` would
+    /// report anything about the rule or keep none (the file is then read the general way,
+    /// which says why). Decides as `resolve(_:)` does, for rules without a portfolio or a
+    /// series; a change there is a change here (`PlainRuleFileReaderTests` compares the two).
+    struct QuietResolution: Sendable {
+        /// A rule's provider when it names none; nil: such a rule is not resolved quietly.
+        let providerFallback: String?
+        /// The declared providers, when the main file's could be read (else any name is taken).
+        let declaredProviders: [String]?
+        /// A rule's sinks when it names none; nil: such a rule is not resolved quietly.
+        let notifyFallback: [String]?
+        /// The declared sinks, when the main file's could be read (else any name is taken).
+        let declaredSinks: [String]?
+        /// Each provider's type, for the check of symbols' spelling.
+        let providerTypes: [(name: String, type: String)]
+
+        func resolve(provider written: String?, notify writtenNotify: [String]?,
+                     symbols: [String]) -> (provider: String, notify: [String])? {
+            guard let provider = written ?? providerFallback else { return nil }
+            if written != nil, let declaredProviders, !declaredProviders.contains(provider) { return nil }
+            guard let notify = writtenNotify ?? notifyFallback, !notify.isEmpty else { return nil }
+            if writtenNotify != nil, let declaredSinks, notify.contains(where: { !declaredSinks.contains($0) }) { return nil }
+            if let type = providerTypes.first(where: { $0.name == provider })?.type,
+               symbols.contains(where: { SymbolSpelling.correction(of: $0, providerType: type) != nil }) {
+                return nil
+            }
+            return (provider, notify)
+        }
+    }
+
+    var quietResolution: QuietResolution {
+        let providerFallback: String? = if let fallback = settings.defaultProvider {
+            fallback
+        } else if !settings.defaultProviderWritten, settings.providerNames.count == 1 {
+            settings.providerNames.first
+        } else {
+            nil
+        }
+        let notifyFallback: [String]? = if let fallback = settings.defaultNotify {
+            fallback
+        } else if settings.defaultNotifyWritten {
+            nil
+        } else {
+            settings.sinkNames
+        }
+        return QuietResolution(providerFallback: providerFallback,
+                               declaredProviders: settings.providersReadable ? settings.providerNames : nil,
+                               notifyFallback: notifyFallback,
+                               declaredSinks: settings.sinksReadable ? settings.sinkNames : nil,
+                               providerTypes: settings.providers.map { ($0.name, $0.type) })
+    }
+
     /// Warns about each symbol its provider would not know in this spelling (``SymbolSpelling``).
     private func warnAboutSpelling(of symbols: [String], provider: String, type: String, reader: TableReader) {
         let listed = reader.has("symbols")

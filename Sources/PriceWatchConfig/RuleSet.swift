@@ -42,9 +42,10 @@ struct RuleSet {
     /// when nothing is at the path.
     ///
     /// A file whose contents are those `kept` holds is not parsed again: its kept rules are
-    /// used (`kept` must have been made against the same `finish`).
+    /// used (`kept` must have been made against the same `finish`). With `plain` (whose
+    /// resolver must be the one `finish` applies), a plain file is read by it first.
     static func read(displayPath: String, absolutePath: String, kept: RuleFileCache.Generation? = nil,
-                     finish: @escaping Finish) -> RuleSet? {
+                     plain: PlainRuleFileReader? = nil, finish: @escaping Finish) -> RuleSet? {
         var loaded: [LoadedFile] = []
         var duplicates = DuplicateIDCheck()
         var fileCount = 1
@@ -60,7 +61,7 @@ struct RuleSet {
         case .missing:
             return nil
         case .file:
-            take(readFile((absolute: absolutePath, display: displayPath), kept: kept, finish: finish))
+            take(readFile((absolute: absolutePath, display: displayPath), kept: kept, plain: plain, finish: finish))
         case .directory:
             let names: [String]
             do {
@@ -78,7 +79,7 @@ struct RuleSet {
             fileCount = ruleFiles.count
             readConcurrently(ruleFiles.map { name in
                 (absolute: ConfigPaths.join(absolutePath, name), display: ConfigPaths.join(displayPath, name))
-            }, kept: kept, finish: finish, inOrder: take)
+            }, kept: kept, plain: plain, finish: finish, inOrder: take)
         }
         var set = RuleSet()
         set.files = loaded.map(\.file)
@@ -145,10 +146,11 @@ struct RuleSet {
     /// Plain threads, not libdispatch's workers: those try to raise their priority, which the
     /// service's sandbox refuses with a line in the journal on every start.
     private static func readConcurrently(_ paths: [(absolute: String, display: String)], kept: RuleFileCache.Generation?,
-                                         finish: @escaping Finish, inOrder: (LoadedFile) -> Void) {
+                                         plain: PlainRuleFileReader?, finish: @escaping Finish,
+                                         inOrder: (LoadedFile) -> Void) {
         let threads = min(paths.count, max(ProcessInfo.processInfo.activeProcessorCount, 1))
         guard threads > 1 else {
-            for path in paths { inOrder(readFile(path, kept: kept, finish: finish)) }
+            for path in paths { inOrder(readFile(path, kept: kept, plain: plain, finish: finish)) }
             return
         }
         let results = LoadedFiles(count: paths.count)
@@ -157,7 +159,7 @@ struct RuleSet {
                 while true {
                     let index = results.next.add(1, ordering: .relaxed).oldValue
                     guard index < paths.count else { break }
-                    results.fill(index, with: readFile(paths[index], kept: kept, finish: finish))
+                    results.fill(index, with: readFile(paths[index], kept: kept, plain: plain, finish: finish))
                 }
             }.start()
         }
@@ -166,7 +168,7 @@ struct RuleSet {
     }
 
     private static func readFile(_ path: (absolute: String, display: String), kept: RuleFileCache.Generation?,
-                                 finish: Finish) -> LoadedFile {
+                                 plain: PlainRuleFileReader?, finish: Finish) -> LoadedFile {
         let bytes: [UInt8]
         switch ConfigFile.readBytes(absolutePath: path.absolute, displayPath: path.display, what: "rule file") {
         case .success(let read):
@@ -184,6 +186,10 @@ struct RuleSet {
             }
             return LoadedFile(absolutePath: path.absolute, fingerprint: fingerprint, file: ConfigFile.unchanged(displayPath: path.display),
                               rules: .kept(entry.rules), marks: marks, draftCount: entry.rules.count)
+        }
+        if let read = plain?.read(bytes) {
+            return LoadedFile(absolutePath: path.absolute, fingerprint: fingerprint, file: ConfigFile.readPlainly(displayPath: path.display),
+                              rules: .read(read.rules), marks: read.marks, draftCount: read.rules.count)
         }
         let file = ConfigFile(bytes: bytes, displayPath: path.display, what: "rule file")
         let rules = RuleBuffer(capacity: RuleReader.tableCount(of: file))

@@ -287,7 +287,12 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
     /// trip per source).
     public func windowHistories(_ requests: [WindowHistoryRequest]) async throws -> [[HistoryPoint]] {
         try await read("reading the window histories of \(requests.count) sources") { db in
-            try requests.map { request in
+            // A new state file holds no quote: one look instead of two queries a source (with
+            // 10,000 symbols, a tenth of the start to READY).
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote)") ?? false else {
+                return Array(repeating: [], count: requests.count)
+            }
+            return try requests.map { request in
                 try request.read { since in
                     try QuoteTable.history(provider: request.source.provider, symbol: request.source.symbol, since: since, in: db)
                 }
