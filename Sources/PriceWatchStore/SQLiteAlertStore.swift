@@ -111,12 +111,25 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
         StateFile.remove(temporary)
         StateFile.remove(temporary + "-journal")
         do {
-            let queue = try DatabaseQueue(path: temporary, configuration: configuration())
+            var configuration = configuration()
+            // Nothing reads the file before it is complete, and an interrupted one is removed
+            // above: its migrations keep their journal in memory and do not wait for the disk
+            // (each one waited three times, a third of a new daemon's start to READY on this
+            // machine). The file is synchronised once, whole, before it takes its name.
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA journal_mode = MEMORY")
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+            }
+            let queue = try DatabaseQueue(path: temporary, configuration: configuration)
             try StoreMigrations.migrator.migrate(queue)
             try queue.close()
         } catch {
             StateFile.remove(temporary)
             throw StoreError.cannotOpen(path: path, reason: "creating the file: " + reason(error))
+        }
+        if let failure = StateFile.synchronize(temporary) {
+            StateFile.remove(temporary)
+            throw StoreError.cannotOpen(path: path, reason: "creating the file: \(failure)")
         }
         if let failure = StateFile.rename(temporary, to: path) {
             StateFile.remove(temporary)

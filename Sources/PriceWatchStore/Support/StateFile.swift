@@ -36,6 +36,14 @@ enum StateFile {
         return result == 0 ? nil : String(cString: strerror(errno))
     }
 
+    /// Writes the file at `path` through to the disk; nil, or why it could not be.
+    static func synchronize(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(descriptor) }
+        return fsync(descriptor) == 0 ? nil : String(cString: strerror(errno))
+    }
+
     /// Removes `path` if it exists.
     static func remove(_ path: String) {
         _ = unlink(path)
