@@ -363,6 +363,26 @@ import Testing
         }
     }
 
+    // MARK: - Fuzz findings
+
+    @Test func aProcessingInstructionWithoutDataIsRefusedBeforeItCrashesTheParser() throws {
+        // fuzz-yahoo-news: `<?xmBoo?>` made FoundationXML's XMLParser read address zero (libxml2
+        // hands it no data, which it declares non-optional): SIGSEGV, a dead daemon.
+        let finding = try ProviderFixtures.bytes("../fuzz/yahoo-news", "processing-instruction-without-data.xml")
+        #expect(try message(finding)
+            == "yahoo news feed for AAPL: expected an RSS document without empty processing instructions, found <?…?> at offset 0")
+        for document in [
+            "<?xml?><rss><channel/></rss>",
+            "<?xml version=\"1.0\"?><rss><channel><?pi?></channel></rss>",
+            "<rss><channel><item><title><![CDATA[<?php?>]]></title></item></channel></rss>",
+        ] {
+            #expect(try message(document).contains("expected an RSS document without empty processing instructions"), "\(document)")
+        }
+        // With data (or only spaces) libxml2 hands a string: such instructions are read and ignored.
+        let spaced = "<?xml version=\"1.0\"?><?xml-stylesheet href=\"a.xsl\"?><rss><channel><?pi ?></channel></rss>"
+        #expect(try decode(spaced) == [])
+    }
+
     @Test func aDoctypeOutsideThePrologIsText() throws {
         let headlines = try decode(feed([
             "<title>T</title><link>https://a.example/t</link>\(Self.date)"

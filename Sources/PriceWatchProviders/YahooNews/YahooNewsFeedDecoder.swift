@@ -5,8 +5,8 @@ import PriceWatchCore
 ///
 /// Pure: the answer's body in, headlines or an error out. Rules (docs/news-feed-decoder-notes.md):
 /// - the body is at most ``maximumBodyBytes``, UTF-8, an XML document whose root is `<rss>`
-///   with a `<channel>`; anything else (HTML, JSON, another encoding, a DOCTYPE, XML that is not
-///   well-formed) throws a `malformedResponse` naming the feed, what was expected and what was found;
+///   with a `<channel>`; anything else (HTML, JSON, another encoding, a DOCTYPE, a processing
+///   instruction without data, XML that is not well-formed) throws a `malformedResponse` naming the feed, what was expected and what was found;
 /// - at most ``maximumItems`` items are read, in the feed's order;
 /// - an item without a title, without an `http`/`https` link, or without a `pubDate` in RFC 822
 ///   form (``RFC822Date``) is skipped;
@@ -55,6 +55,9 @@ public enum YahooNewsFeedDecoder {
         // times, which libxml2 expands). Without a DOCTYPE only the five predefined entities exist.
         if hasDoctype(body, from: start) {
             throw failure("an RSS document without a DOCTYPE", "<!DOCTYPE (entity declarations are not read)")
+        }
+        if let offset = emptyProcessingInstruction(body, from: start) {
+            throw failure("an RSS document without empty processing instructions", "<?…?> at offset \(offset)")
         }
         switch RSSFeedReader.read(body, maximumItems: maximumItems) {
         case .items(let items):
@@ -190,6 +193,26 @@ public enum YahooNewsFeedDecoder {
             }
         }
         return false
+    }
+
+    /// Where the first processing instruction without data (`<?name?>`) starts, if the body has
+    /// one. libxml2 hands such an instruction's data to its SAX callback as a null pointer, and
+    /// FoundationXML's `XMLParser` (swift-corelibs-foundation) declares that argument non-optional
+    /// and reads it: the process dies on address zero (found by fuzz-yahoo-news). RSS has no use
+    /// for processing instructions, so one anywhere, even in a CDATA section or a comment, refuses
+    /// the body. The scan may also match a `<?name…?>` whose name libxml2 would end earlier; that
+    /// is a syntax error (a space is required after the name), refused anyway.
+    static func emptyProcessingInstruction(_ body: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while let open = firstIndex(of: "<?", in: body, from: index) {
+            var end = open + 2
+            while end < body.count, !isXMLSpace(body[end]), body[end] != UInt8(ascii: "?") { end += 1 }
+            if end > open + 2, end + 1 < body.count, body[end] == UInt8(ascii: "?"), body[end + 1] == UInt8(ascii: ">") {
+                return open
+            }
+            index = open + 2
+        }
+        return nil
     }
 
     static func startsCaseInsensitive(_ bytes: ArraySlice<UInt8>, _ prefix: String) -> Bool {
