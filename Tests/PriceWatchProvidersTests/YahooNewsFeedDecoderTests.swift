@@ -383,6 +383,19 @@ import Testing
         #expect(try decode(spaced) == [])
     }
 
+    @Test func anEncodingDeclarationThatNeverClosesIsStillRead() throws {
+        // fuzz-yahoo-news: libxml2 switched to UTF-7 for a declaration without `?>` (which the
+        // check then skipped) and read address 0x20 in xmlSwitchToEncoding.
+        let finding = try ProviderFixtures.bytes("../fuzz/yahoo-news", "encoding-utf7-declaration-not-closed.xml")
+        #expect(try message(finding) == "yahoo news feed for AAPL: expected UTF-8 XML, found encoding=\"UTF-7\"")
+        #expect(try message("<?xml version=\"1.0\" encoding=\"UTF-7\" <rss><channel/></rss>")
+            == "yahoo news feed for AAPL: expected UTF-8 XML, found encoding=\"UTF-7\"")
+        for declaration in ["encoding", "encoding=", "encoding=UTF-7", "encoding=\"UTF-7", "encoding=\"\""] {
+            #expect(try message("<?xml version=\"1.0\" \(declaration)?><rss><channel/></rss>")
+                == "yahoo news feed for AAPL: expected UTF-8 XML, found an encoding declaration it cannot read", "\(declaration)")
+        }
+    }
+
     @Test func aDoctypeOutsideThePrologIsText() throws {
         let headlines = try decode(feed([
             "<title>T</title><link>https://a.example/t</link>\(Self.date)"

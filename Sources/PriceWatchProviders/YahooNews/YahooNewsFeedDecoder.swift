@@ -45,7 +45,7 @@ public enum YahooNewsFeedDecoder {
             throw failure("UTF-8 XML", "bytes that are not UTF-8")
         }
         if let encoding = declaredEncoding(body, from: start), encoding.lowercased() != "utf-8" {
-            throw failure("UTF-8 XML", "encoding=\(ControlCharacters.shown(encoding))")
+            throw failure("UTF-8 XML", encoding.isEmpty ? "an encoding declaration it cannot read" : "encoding=\(ControlCharacters.shown(encoding))")
         }
         // A DOCTYPE is refused before libxml2 sees it. RSS needs none (Yahoo sends none), and a
         // DTD is where entities are declared: external ones (`<!ENTITY x SYSTEM "file:///…">`,
@@ -156,22 +156,25 @@ public enum YahooNewsFeedDecoder {
     }
 
     /// The `encoding` of the XML declaration (`<?xml version="1.0" encoding="UTF-8"?>`), when
-    /// it has one. Checked because libxml2 follows it: in UTF-16, EBCDIC or UTF-7 the markup
-    /// (and a DOCTYPE) would not be the ASCII bytes the checks here look for.
+    /// it has one; `""` when the declaration names an encoding in a form this does not read
+    /// (no `=`, no closing quote). Checked because libxml2 follows it: in UTF-16, EBCDIC or UTF-7
+    /// the markup (and a DOCTYPE) would not be the ASCII bytes the checks here look for, and
+    /// libxml2 2.9.14 dies switching a push parser to UTF-7 (found by fuzz-yahoo-news, with a
+    /// declaration that never closed). The declaration is read up to its first `>`, or to the
+    /// end of the body when it has none: none of its legal values holds one.
     static func declaredEncoding(_ body: [UInt8], from start: Int) -> String? {
-        guard startsCaseInsensitive(body[start...], "<?xml"),
-              let end = firstIndex(of: "?>", in: body, from: start) else { return nil }
-        let declaration = body[start..<end]
+        guard startsCaseInsensitive(body[start...], "<?xml") else { return nil }
+        let end = body[start...].firstIndex(of: UInt8(ascii: ">")) ?? body.count
         guard let name = firstIndex(of: "encoding", in: body, from: start), name < end else { return nil }
         var index = name + "encoding".utf8.count
         while index < end, isXMLSpace(body[index]) { index += 1 }
-        guard index < end, body[index] == UInt8(ascii: "=") else { return nil }
+        guard index < end, body[index] == UInt8(ascii: "=") else { return "" }
         index += 1
         while index < end, isXMLSpace(body[index]) { index += 1 }
-        guard index < end, body[index] == UInt8(ascii: "\"") || body[index] == UInt8(ascii: "'") else { return nil }
+        guard index < end, body[index] == UInt8(ascii: "\"") || body[index] == UInt8(ascii: "'") else { return "" }
         let quote = body[index]
         let valueStart = index + 1
-        guard let valueEnd = declaration[valueStart...].firstIndex(of: quote) else { return nil }
+        guard let valueEnd = body[valueStart..<end].firstIndex(of: quote), valueEnd > valueStart else { return "" }
         return String(decoding: body[valueStart..<valueEnd], as: UTF8.self)
     }
 
