@@ -91,6 +91,25 @@ import Testing
         #expect(try decode("<rss version=\"2.0\"><channel/></rss>") == [])
     }
 
+    @Test func decodesOnManyThreadsAtOnceAgree() async throws {
+        // XMLParser keeps its state per parser and per thread (libxml2's error handler is
+        // thread-local): answers decoded side by side are the answers decoded alone.
+        let body = try fixture("headline_AAPL.xml")
+        let alone = try YahooNewsFeedDecoder.decode(body, symbol: "AAPL")
+        let results = await withTaskGroup(of: [NewsHeadline]?.self) { group in
+            for _ in 0..<64 {
+                group.addTask { try? YahooNewsFeedDecoder.decode(body, symbol: "AAPL") }
+                group.addTask { try? YahooNewsFeedDecoder.decode(Array(body.prefix(500)), symbol: "AAPL") }
+            }
+            var all: [[NewsHeadline]?] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        #expect(results.count == 128)
+        #expect(results.filter { $0 == alone }.count == 64)
+        #expect(results.filter { $0 == nil }.count == 64)
+    }
+
     // MARK: - Item rules
 
     @Test func itemsWithoutTitleLinkOrReadableDateAreSkipped() throws {

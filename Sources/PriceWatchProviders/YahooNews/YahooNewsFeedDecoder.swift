@@ -6,7 +6,8 @@ import PriceWatchCore
 /// Pure: the answer's body in, headlines or an error out. Rules (docs/news-feed-decoder-notes.md):
 /// - the body is at most ``maximumBodyBytes``, UTF-8, an XML document whose root is `<rss>`
 ///   with a `<channel>`; anything else (HTML, JSON, another encoding, a DOCTYPE, a processing
-///   instruction without data, XML that is not well-formed) throws a `malformedResponse` naming the feed, what was expected and what was found;
+///   instruction without data, XML that is not well-formed) throws a `malformedResponse`
+///   naming the feed, what was expected and what was found;
 /// - at most ``maximumItems`` items are read, in the feed's order;
 /// - an item without a title, without an `http`/`https` link, or without a `pubDate` in RFC 822
 ///   form (``RFC822Date``) is skipped;
