@@ -95,10 +95,10 @@ import Testing
 
         let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
         try await daemon.waitForOutput("the digest on standard output") { lines in
-            lines.contains { $0.contains("pricewatch day digest evening: 2024-10-01 18:00 to 2024-10-02 18:00") }
+            lines.contains { $0.contains("pricewatch digest evening: 2024-10-01 18:00 to 2024-10-02 18:00") }
         }
         #expect(try await daemon.stop() == 0)
-        #expect(daemon.outputLines.filter { $0.contains("pricewatch day digest evening") }.count == 1, "delivered once")
+        #expect(daemon.outputLines.filter { $0.contains("pricewatch digest evening") }.count == 1, "delivered once")
     }
 
     @Test func paperAccountsAreASectionOfTheDigest() throws {
@@ -106,7 +106,7 @@ import Testing
                                             "--config", directory.file("pricewatch.toml")], in: directory.path)
         #expect(opened.status == 0, "\(opened.standardError)")
         let text = try digest("evening", "--due", Self.due)
-        #expect(text.standardOutput.contains("\nPaper accounts\n  alice: equity 100000.00 USD, +0.00 % since start, cash 100000.00, day 0.00\n"),
+        #expect(text.standardOutput.contains("\nPaper accounts\n  alice: equity 100000.00 USD, +0.00% since start, cash 100000.00, day 0.00\n"),
                 "\(text.standardOutput)")
         let json = try digest("evening", "--due", Self.due, "--format", "json")
         #expect(json.standardOutput.contains(#""sections":[{"title":"Paper accounts","lines":["alice: equity"#), "\(json.standardOutput)")

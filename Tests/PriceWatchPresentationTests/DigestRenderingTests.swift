@@ -59,7 +59,7 @@ import Testing
     @Test func goldenText() throws {
         let message = DigestNotification(try Self.october2008()).message()
         matchesGolden(message.text, "monthly-2008-10.txt")
-        #expect(message.title == "pricewatch month digest monthly: 2008-09-02 08:00 to 2008-10-02 08:00")
+        #expect(message.title == "pricewatch digest monthly: 2008-09-02 08:00 to 2008-10-02 08:00")
     }
 
     @Test func goldenHTML() throws {

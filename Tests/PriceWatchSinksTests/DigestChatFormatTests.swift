@@ -63,12 +63,12 @@ import Testing
         let blocks = try #require(body["blocks"] as? [[String: Any]])
         #expect(blocks.first?["type"] as? String == "header")
         #expect((blocks.first?["text"] as? [String: Any])?["text"] as? String
-                == "pricewatch day digest daily: 2024-10-01 18:00 to 2024-10-02 18:00")
+                == "pricewatch digest daily: 2024-10-01 18:00 to 2024-10-02 18:00")
         let texts = blocks.dropFirst().compactMap { ($0["text"] as? [String: Any])?["text"] as? String }
-        #expect(texts == ["*Top gainers*\nAAPL +10.00 % (100 -&gt; 110)", "*Top losers*\nMSFT -5.00 % (200 -&gt; 190)",
+        #expect(texts == ["*Top gainers*\nAAPL +10.00% (100.00 -&gt; 110.00)", "*Top losers*\nMSFT -5.00% (200.00 -&gt; 190.00)",
                           "*Alerts (1)*\n2024-10-02 17:00  aapl-above-105  AAPL above 105 xxxxxxxxxxxxxxxxxxxx  [delivered to chat]",
                           "*Markets*\nXNYS closed"])
-        #expect((body["text"] as? String)?.hasPrefix("pricewatch day digest daily") == true)
+        #expect((body["text"] as? String)?.hasPrefix("pricewatch digest daily") == true)
     }
 
     @Test func discordGetsEmbedsAndTheChartAsAnUploadedFile() async throws {
@@ -83,7 +83,7 @@ import Testing
         #expect(embeds.count == 2)
         let fields = try #require(embeds[0]["fields"] as? [[String: Any]])
         #expect(fields.map { $0["name"] as? String } == ["Top gainers", "Top losers", "Alerts (1)", "Markets"])
-        #expect(fields.first?["value"] as? String == "AAPL +10.00 % (100 -> 110)")
+        #expect(fields.first?["value"] as? String == "AAPL +10.00% (100.00 -> 110.00)")
         #expect(embeds[0]["timestamp"] as? String == "2024-10-02T22:00:00Z")
         #expect((embeds[1]["image"] as? [String: Any])?["url"] as? String == "attachment://chart-AAPL.png")
         #expect(parts.body(named: "files[0]") == Self.png)
@@ -102,9 +102,9 @@ import Testing
         #expect(request.method == "PUT")
         #expect(request.body == Self.png)
         #expect(request.header("Filename") == "chart-AAPL.png")
-        #expect(request.header("Title") == "pricewatch day digest daily: 2024-10-01 18:00 to 2024-10-02 18:00")
+        #expect(request.header("Title") == "pricewatch digest daily: 2024-10-01 18:00 to 2024-10-02 18:00")
         let message = try #require(request.queryItems.first { $0.name == "message" }?.value)
-        #expect(message.contains("Top gainers\n  AAPL     +10.00 %  100 -> 110\n"), "\(message)")
+        #expect(message.contains("Top gainers\n  AAPL     +10.00%  100.00 -> 110.00\n"), "\(message)")
     }
 
     @Test func plainWebhooksCarryTheDigestAsData() async throws {

@@ -23,9 +23,7 @@ struct PaperDigestSection: DigestSection {
         let latest = RecordedPrices(try await store.latestQuoteDetails()).prices
         for account in chosen {
             let statement = try await PaperTrading.statement(of: account, store: store)
-            // The statement's percent, with the space digests write before the percent sign.
-            let percentText = PaperRendering.percentText(statement.returnSinceStart)
-            let percent = percentText.hasSuffix("%") ? String(percentText.dropLast()) + " %" : percentText
+            let percent = PaperRendering.percentText(statement.returnSinceStart)
             var day = ExactDecimal.zero
             for position in statement.positions {
                 guard let quote = latest[position.symbol], let close = quote.previousClose, let change = quote.price.subtracting(close),

@@ -15,8 +15,10 @@ struct DigestRendering {
         self.calendar = calendar
     }
 
+    /// `pricewatch digest daily: 2024-10-01 18:00 to 2024-10-02 18:00`: the digest named once
+    /// (its window says its period).
     var title: String {
-        "pricewatch \(digest.period.rawValue) digest \(digest.name): \(local(digest.window.lowerBound)) to \(local(digest.window.upperBound))"
+        "pricewatch digest \(digest.name): \(local(digest.window.lowerBound)) to \(local(digest.window.upperBound))"
     }
 
     var text: String {
@@ -63,9 +65,9 @@ struct DigestRendering {
         return sections
     }
 
-    /// `AAPL +10.00 % (100 -> 110)`.
+    /// `AAPL +10.00% (100.00 -> 110.00)`.
     func chatMoverLine(_ mover: TopMovers.Mover) -> String {
-        "\(mover.symbol) \(percent(mover.percentChange)) (\(mover.from) -> \(mover.to))"
+        "\(mover.symbol) \(percent(mover.percentChange)) (\(price(mover.from)) -> \(price(mover.to)))"
     }
 
     var html: String {
@@ -78,7 +80,7 @@ struct DigestRendering {
         }
         func movers(_ list: [TopMovers.Mover]) -> String {
             list.isEmpty ? "<p style=\"\(cell)\">none</p>"
-                : table(list.map { [$0.symbol, percent($0.percentChange), "\($0.from) → \($0.to)"] })
+                : table(list.map { [$0.symbol, percent($0.percentChange), "\(price($0.from)) → \(price($0.to))"] })
         }
         var body = "<h1 style=\"font-family:DejaVu Sans,Arial,sans-serif;font-size:18px;color:#222222\">\(escape(title))</h1>"
         body += "<p style=\"\(cell);border:none;color:#555555\">Times in \(escape(digest.timeZone)).</p>"
@@ -106,7 +108,7 @@ struct DigestRendering {
 
     func moverLine(_ mover: TopMovers.Mover) -> String {
         let symbol = mover.symbol.padding(toLength: max(mover.symbol.count, 8), withPad: " ", startingAt: 0)
-        return "  \(symbol) \(percent(mover.percentChange))  \(mover.from) -> \(mover.to)"
+        return "  \(symbol) \(percent(mover.percentChange))  \(price(mover.from)) -> \(price(mover.to))"
     }
 
     func alertLine(_ record: AlertRecord) -> String {
@@ -133,11 +135,14 @@ struct DigestRendering {
         }
     }
 
-    /// `+12.34 %`, `-0.50 %`.
+    /// `+12.34%`, `-0.50%`: as `watch`, `quote` and the dashboard write a change.
     func percent(_ value: ExactDecimal) -> String {
         let rounded = value.rounded(toFractionDigits: 2).formatted(minimumFractionDigits: 2)
-        return (value.isPositive ? "+" : "") + rounded + " %"
+        return (value.isPositive ? "+" : "") + rounded + "%"
     }
+
+    /// `110.00`, `0.00001234`: at least two decimals, as `watch` and `quote` write a price.
+    func price(_ value: ExactDecimal) -> String { value.formatted(minimumFractionDigits: 2) }
 
     /// `2024-11-04 08:00` in the digest's time zone.
     func local(_ instant: Timestamp) -> String {
