@@ -47,7 +47,7 @@ public enum DashboardPage {
             let price = points.last ?? symbol.lastPrice
             let change = changeText(price: price?.price, previousClose: live.previousClose(of: symbol.symbol) ?? symbol.previousClose)
             html += "<tr data-symbol=\"\(escape(symbol.symbol))\"><td class=\"symbol\">\(escape(symbol.symbol))</td>"
-                + "<td class=\"price\">\(price.map { escape("\($0.price)") } ?? "–")</td>"
+                + "<td class=\"price\">\(price.map { escape(LiveQuotes.priceText($0.price)) } ?? "–")</td>"
                 + "<td class=\"change \(change.css)\">\(change.text)</td>"
                 + "<td>\(sparkline(points))</td>"
                 + marketCell(symbol.market) + "</tr>\n"

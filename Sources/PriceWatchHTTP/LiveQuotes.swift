@@ -110,14 +110,19 @@ public final class LiveQuotes: QuoteConsumer, Sendable {
         for listener in listeners { listener.finish() }
     }
 
+    /// A price as the dashboard writes it, first render and live updates alike: at least two
+    /// decimals, as `watch` and `quote` write it (`225.70`, `0.00001234`).
+    static func priceText(_ price: ExactDecimal) -> String { price.formatted(minimumFractionDigits: 2) }
+
     /// The UTC day of a quote: a symbol's points are those of its latest quote's day.
     private static func day(of quote: Quote) -> Int64 {
         quote.time.milliseconds / 86_400_000
     }
 
-    /// One poll as a server-sent event: `event: poll` and a JSON line of its quotes.
+    /// One poll as a server-sent event: `event: poll` and a JSON line of its quotes, each
+    /// price as the page shows it (``priceText(_:)``), so a live update never changes its format.
     static func event(provider: String, time: Timestamp, quotes: [Quote]) -> String {
-        let items = quotes.map { "{\"symbol\":\(JSONText.string($0.symbol)),\"price\":\(JSONText.string("\($0.price)"))}" }
+        let items = quotes.map { "{\"symbol\":\(JSONText.string($0.symbol)),\"price\":\(JSONText.string(priceText($0.price)))}" }
         return "event: poll\ndata: {\"provider\":\(JSONText.string(provider)),\"time\":\(JSONText.string(time.rfc3339)),"
             + "\"quotes\":[\(items.joined(separator: ","))]}\n\n"
     }

@@ -57,6 +57,11 @@ import Testing
         let dom = try await browser.run(["--timeout=20000", "--dump-dom", url])
         #expect(dom.output.contains("<tr data-symbol=\"AAPL\">"), "the DOM shows AAPL: \(dom.output.prefix(400))")
         #expect(dom.output.contains("aapl-above-225.5"))
+        // Prices as `watch` writes them, in the first render and after live updates alike.
+        #expect(dom.output.range(of: #"<td class="price">[0-9]+\.[0-9]{2,8}</td>"#, options: .regularExpression) != nil,
+                "the DOM's prices have at least two decimals")
+        #expect(dom.output.range(of: #"<td class="price">[0-9]+(\.[0-9])?</td>"#, options: .regularExpression) == nil,
+                "a price lost its decimals")
         #expect(dom.output.contains("class=\"alert\""))
         // The alert's time in a <time> element, shown by the script in the viewer's zone.
         #expect(dom.output.range(of: #"<time datetime="[0-9T:.\-]+Z">[^<]*[0-9]{2}:[0-9]{2}[^<]*</time>"#, options: .regularExpression) != nil,

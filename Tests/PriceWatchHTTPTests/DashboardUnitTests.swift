@@ -121,8 +121,25 @@ struct DashboardSparklineSourceTests {
         let withoutHistory = DashboardSnapshot(symbols: [.init(symbol: "X", provider: "p", lastPrice: nil, market: .closed(until: nil))],
                                                now: Self.point(31, 0).time)
         let html2 = DashboardPage.sections(withoutHistory, live: live)
-        #expect(html2.contains("<td class=\"price\">110</td>"))
+        #expect(html2.contains("<td class=\"price\">110.00</td>"))
         #expect(html2.contains("<td class=\"market\">closed</td>"))
+    }
+
+    /// Issue 26: a live update writes a price as the first render does (two decimals stay two).
+    @Test func liveUpdatesWritePricesAsTheFirstRender() async {
+        let time = Self.point(30, 0).time
+        let quotes = [Quote(symbol: "X", price: ExactDecimal(scaled: 225_70000000), time: time),
+                      Quote(symbol: "Y", price: ExactDecimal(scaled: 110_00000000), time: time),
+                      Quote(symbol: "Z", price: ExactDecimal(scaled: 1234), time: time)]
+        let event = LiveQuotes.event(provider: "p", time: time, quotes: quotes)
+        #expect(event.contains(#"{"symbol":"X","price":"225.70"}"#), "\(event)")
+        #expect(event.contains(#"{"symbol":"Y","price":"110.00"}"#), "\(event)")
+        #expect(event.contains(#"{"symbol":"Z","price":"0.00001234"}"#), "\(event)")
+        let live = LiveQuotes()
+        _ = await live.receive(PolledQuotes(provider: "p", results: ["X": .success(quotes[0])], time: time))
+        let snapshot = DashboardSnapshot(symbols: [.init(symbol: "X", provider: "p", lastPrice: nil, market: .closed(until: nil))],
+                                         now: Self.point(31, 0).time)
+        #expect(DashboardPage.sections(snapshot, live: live).contains("<td class=\"price\">225.70</td>"))
     }
 
     /// Issue 30, item 3: the change from the previous close the latest quote carried (the

@@ -37,14 +37,14 @@ struct RenderedDashboardTests {
         #expect(first == second)
         let sameStorage = first.withUnsafeReadableBytes { a in second.withUnsafeReadableBytes { b in a.baseAddress == b.baseAddress } }
         #expect(sameStorage, "the second request is served the first rendering's bytes")
-        #expect(String(buffer: first).contains("<td class=\"price\">110</td>"))
+        #expect(String(buffer: first).contains("<td class=\"price\">110.00</td>"))
         let sections = await cache.rendered(.sections, live: live).identity
-        #expect(String(buffer: sections).contains("<td class=\"price\">110</td>"))
+        #expect(String(buffer: sections).contains("<td class=\"price\">110.00</td>"))
         #expect(!String(buffer: sections).contains("<html"), "the sections alone")
 
         _ = await live.receive(Self.poll(120))
         let after = await cache.rendered(.page, live: live).identity
-        #expect(String(buffer: after).contains("<td class=\"price\">120</td>"), "a poll renders the page again")
+        #expect(String(buffer: after).contains("<td class=\"price\">120.00</td>"), "a poll renders the page again")
         #expect(source.reads.withLock { $0 } == 1, "one snapshot read while it is fresh, however many renderings")
     }
 
