@@ -223,16 +223,7 @@ import Testing
         let sources = [Array(Self.variety.utf8), Array(Self.benchmarkShaped(symbols: 2).utf8)]
         var taken = 0
         for round in 0..<6_000 {
-            var bytes = sources[round % sources.count]
-            for _ in 0..<(1 + Int(random.next() % 3)) {
-                let at = Int(random.next() % UInt64(bytes.count))
-                let byte = alphabet[Int(random.next() % UInt64(alphabet.count))]
-                switch random.next() % 3 {
-                case 0: bytes[at] = byte
-                case 1: bytes.insert(byte, at: at)
-                default: bytes.remove(at: at)
-                }
-            }
+            let bytes = random.mutated(sources[round % sources.count], alphabet: alphabet)
             let resolver = Self.resolvers[round % Self.resolvers.count]
             if Self.expectSameBothWays(bytes, resolver, "mutation \(round)") { taken += 1 }
         }

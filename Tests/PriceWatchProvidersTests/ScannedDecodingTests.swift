@@ -142,16 +142,7 @@ struct ScannedDecodingTests {
             var generator = SeededRandom(seed: 2026)
             let alphabet = Array(#"{}[]",:\ 0123456789.-+eEtrufalsn"#.utf8) + [0x00, 0x1F, 0x80, 0xC3, 0xFF]
             for _ in 0..<3_000 {
-                var body = bytes
-                for _ in 0..<(1 + Int(generator.next() % 3)) {
-                    let position = Int(generator.next() % UInt64(body.count))
-                    let byte = alphabet[Int(generator.next() % UInt64(alphabet.count))]
-                    switch generator.next() % 3 {
-                    case 0: body[position] = byte
-                    case 1: body.insert(byte, at: position)
-                    default: body.remove(at: position)
-                    }
-                }
+                let body = generator.mutated(bytes, alphabet: alphabet)
                 let text = String(decoding: body, as: UTF8.self)
                 #expect(Self.yahoo(body, scanning: true) == Self.yahoo(body, scanning: false), "\(text)")
                 #expect(Self.binance(body, scanning: true) == Self.binance(body, scanning: false), "\(text)")

@@ -17,4 +17,20 @@ public struct SeededRandom: Sendable {
 
     /// True with probability `percent`/100.
     public mutating func chance(_ percent: UInt64) -> Bool { next() % 100 < percent }
+
+    /// `bytes` with one to three random edits: a byte of `alphabet` written over one, inserted
+    /// or a byte removed (the mutations of the differential tests of fast paths).
+    public mutating func mutated(_ bytes: [UInt8], alphabet: [UInt8]) -> [UInt8] {
+        var bytes = bytes
+        for _ in 0..<(1 + Int(next() % 3)) where !bytes.isEmpty {
+            let position = Int(next() % UInt64(bytes.count))
+            let byte = alphabet[Int(next() % UInt64(alphabet.count))]
+            switch next() % 3 {
+            case 0: bytes[position] = byte
+            case 1: bytes.insert(byte, at: position)
+            default: bytes.remove(at: position)
+            }
+        }
+        return bytes
+    }
 }
