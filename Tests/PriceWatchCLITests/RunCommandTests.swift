@@ -27,16 +27,21 @@ import Testing
     /// alerted exactly once across both runs, with distinct ids.
     @Test func aRestartNeverFiresTheSameCrossingTwice() async throws {
         let directory = try TemporaryDirectory()
-        // crosses 15: quote 1 records the side; quotes 2...6 each cross.
-        try Self.writeDaemon(in: directory, prices: ["10", "20", "10", "20", "10", "20"])
+        // crosses 15: quote 1 records the side; quotes 2...6 each cross. The first run has only
+        // the first three quotes, so however slowly the test reads its output (a loaded
+        // machine), it cannot run ahead to the crossings the second run is waited on for.
+        let prices = ["10", "20", "10", "20", "10", "20"]
+        try Self.writeDaemon(in: directory, prices: Array(prices.prefix(3)))
         let first = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
         try await first.waitForOutput("two alerts") { Self.alertTimes($0).count >= 2 }
         #expect(try await first.stop() == 0)
         let firstAlerts = first.outputLines
+        #expect(Self.alertTimes(firstAlerts) == ["2024-10-02T13:31:00Z", "2024-10-02T13:32:00Z"])
 
+        try Self.writeDaemon(in: directory, prices: prices)
         let second = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
-        // The last row's crossing comes after every replayed repeat, so waiting for it proves
-        // the repeats were processed.
+        // The second run replays the first three quotes again (each must fire nothing) before
+        // the last row's crossing, so waiting for that proves the repeats were processed.
         try await second.waitForOutput("the alert at 13:35") { Self.alertTimes($0).contains("2024-10-02T13:35:00Z") }
         #expect(try await second.stop() == 0)
 
