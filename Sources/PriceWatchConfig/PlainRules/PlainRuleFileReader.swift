@@ -92,10 +92,8 @@ private struct PlainRuleScanner {
         var count = 0
         let header = Self.header
         var index = 0
-        let last = bytes.count - header.count
-        while index <= last {
-            if bytes[index] == UInt8(ascii: "["), bytes[index + 1] == UInt8(ascii: "["),
-               (0..<header.count).allSatisfy({ bytes[index + $0] == header[$0] }) {
+        while index < bytes.count {
+            if matches(header, at: index) {
                 count += 1
                 index += header.count
             } else {
@@ -105,9 +103,11 @@ private struct PlainRuleScanner {
         return count
     }
 
-    private func matches(_ expected: [UInt8]) -> Bool {
-        guard bytes.count - offset >= expected.count else { return false }
-        for index in expected.indices where bytes[offset + index] != expected[index] { return false }
+    /// Whether `expected` is written at `start` (at the current offset when not given).
+    private func matches(_ expected: [UInt8], at start: Int? = nil) -> Bool {
+        let start = start ?? offset
+        guard bytes.count - start >= expected.count else { return false }
+        for index in expected.indices where bytes[start + index] != expected[index] { return false }
         return true
     }
 
@@ -209,11 +209,10 @@ private struct PlainRuleScanner {
 
     /// `true` or `false`.
     mutating func boolean() -> Bool? {
-        for (word, value) in [(Self.trueWord, true), (Self.falseWord, false)] where matches(word) {
-            offset += word.count
-            return endsValue ? value : nil
-        }
-        return nil
+        let value: Bool
+        if matches(Self.trueWord) { value = true } else if matches(Self.falseWord) { value = false } else { return nil }
+        offset += value ? Self.trueWord.count : Self.falseWord.count
+        return endsValue ? value : nil
     }
 
     private static let trueWord = Array("true".utf8)
@@ -228,21 +227,16 @@ private struct PlainRuleScanner {
         while offset < bytes.count, Self.isDigit(bytes[offset]) { offset += 1 }
         let integerDigits = offset - integerStart
         guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return nil }
-        var isFloat = false
         if offset < bytes.count, bytes[offset] == UInt8(ascii: ".") {
             offset += 1
             let fractionStart = offset
             while offset < bytes.count, Self.isDigit(bytes[offset]) { offset += 1 }
             guard offset > fractionStart else { return nil }
-            isFloat = true
         }
         guard endsValue else { return nil }
-        let literal = UnsafeBufferPointer(rebasing: bytes[start..<offset])
-        if isFloat {
-            return try? ExactDecimal.parse(literal[...])
-        }
-        guard let integer = Int(String(decoding: literal, as: UTF8.self)) else { return nil }
-        return ExactDecimal(exactly: integer)
+        // An integer or a float literal: either way the value of its digits, and nil out of
+        // range, as the general reader's `ExactDecimal(exactly:)` and `ExactDecimal(parsing:)`.
+        return try? ExactDecimal.parse(UnsafeBufferPointer(rebasing: bytes[start..<offset])[...])
     }
 
     /// Whether the value just read ends here: blanks, a comment, a line break or the end.
