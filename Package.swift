@@ -66,7 +66,9 @@ let package = Package(
         // SQLite through GRDB: migrations, quote history, rule state, alert log, outbox.
         .target(
             name: "PriceWatchStore",
-            dependencies: ["PriceWatchCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PriceWatchCore", .product(name: "GRDB", package: "GRDB.swift"),
+                           // sqlite3_bind_*: the per-poll inserts bind their values directly.
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         // libcurl, with typed shims for its variadic calls (apt libcurl4-openssl-dev).
         .systemLibrary(

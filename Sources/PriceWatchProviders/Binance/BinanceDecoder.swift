@@ -84,6 +84,7 @@ public enum BinanceDecoder {
             if let symbol = entry.symbol.text { bySymbol[symbol.uppercased()] = entry }
         }
         var answers: [String: Result<Quote, ProviderError>] = [:]
+        answers.reserveCapacity(requested.count)
         for symbol in requested {
             guard let entry = bySymbol[symbol.uppercased()] else {
                 answers[symbol] = .failure(ProviderError(.unknownSymbol, "binance does not list the symbol \(symbol)"))

@@ -41,6 +41,7 @@ public enum YahooQuoteDecoder {
             if let symbol = entry.symbol.text { byUpperSymbol[symbol.uppercased()] = entry }
         }
         var answers: [String: Result<Quote, ProviderError>] = [:]
+        answers.reserveCapacity(requested.count)
         for symbol in requested {
             guard let entry = byUpperSymbol[symbol.uppercased()] else {
                 answers[symbol] = .failure(ProviderError(.unknownSymbol, "yahoo does not know the symbol \(symbol)"))

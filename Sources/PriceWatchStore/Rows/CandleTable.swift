@@ -7,10 +7,12 @@ enum CandleTable {
     /// compiled once per connection.
     static func record(_ quotes: [Quote], in db: Database) throws {
         guard !quotes.isEmpty else { return }
-        try recordInsert.run(quotes, in: db) { quote, values in
+        try recordInsert.run(quotes, in: db) { quote, row in
             let price = quote.price.scaled
-            values += [quote.symbol, CandleBuilder.start(of: quote.time, interval: .oneMinute).milliseconds,
-                       price, price, price, price, quote.time.milliseconds]
+            row.bind(quote.symbol)
+            row.bind(CandleBuilder.start(of: quote.time, interval: .oneMinute).milliseconds)
+            for _ in 0..<4 { row.bind(price) }
+            row.bind(quote.time.milliseconds)
         }
     }
 

@@ -7,9 +7,15 @@ enum QuoteTable {
     /// stored is left as it is (a replayed poll stores nothing twice).
     static func insert(_ quotes: [Quote], provider: String, in db: Database) throws {
         guard !quotes.isEmpty else { return }
-        try insertion.run(quotes, in: db) { quote, values in
-            values += [provider, quote.symbol, quote.time.milliseconds, quote.price.scaled, quote.previousClose?.scaled,
-                       quote.currency, quote.exchange, quote.marketState]
+        try insertion.run(quotes, in: db) { quote, row in
+            row.bind(provider)
+            row.bind(quote.symbol)
+            row.bind(quote.time.milliseconds)
+            row.bind(quote.price.scaled)
+            row.bind(quote.previousClose?.scaled)
+            row.bind(quote.currency)
+            row.bind(quote.exchange)
+            row.bind(quote.marketState)
         }
     }
 

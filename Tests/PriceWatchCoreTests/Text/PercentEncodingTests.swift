@@ -9,6 +9,16 @@ import Testing
         #expect(PercentEncoding.decoded(PercentEncoding.encoded(text)[...]) == text)
     }
 
+    @Test func onlyReservedAndNonASCIIBytesAreEncoded() {
+        #expect(PercentEncoding.encoded("AAPL") == "AAPL")
+        #expect(PercentEncoding.encoded("BRK-B.x_y~") == "BRK-B.x_y~")
+        #expect(PercentEncoding.encoded("^GSPC") == "%5EGSPC")
+        #expect(PercentEncoding.encoded("EURUSD=X") == "EURUSD%3DX")
+        #expect(PercentEncoding.encoded("a b") == "a%20b")
+        #expect(PercentEncoding.encoded("ü") == "%C3%BC")
+        #expect(PercentEncoding.encoded("") == "")
+    }
+
     @Test func whatIsNotAnEscapeStaysAsItIs() {
         #expect(PercentEncoding.decoded("100%"[...]) == "100%")
         #expect(PercentEncoding.decoded("%zz%4"[...]) == "%zz%4")
