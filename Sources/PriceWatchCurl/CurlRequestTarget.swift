@@ -6,8 +6,10 @@ import CCurl
 struct CurlRequestTarget: Sendable {
     /// Lowercased; nil when the URL did not parse.
     let scheme: String?
-    /// `scheme://host[:port]/path`, or a cut-down form of the raw text when it did not parse.
-    let description: String
+    /// `scheme://host[:port]/path` before redaction; nil when the URL did not parse.
+    private let shown: String?
+    private let url: String
+    private let redactions: [String]
 
     init(url: String, redactions: [String]) {
         var scheme: String?
@@ -29,9 +31,17 @@ struct CurlRequestTarget: Sendable {
             }
         }
         self.scheme = scheme
+        self.shown = shown
+        self.url = url
+        self.redactions = redactions
+    }
+
+    /// `scheme://host[:port]/path`, or a cut-down form of the raw text when it did not parse,
+    /// redacted. Made when a message needs it, not for every request.
+    var description: String {
+        if let shown { return Self.redact(shown, redactions) }
         // Redacted before the fallback is cut: a cut across a secret would leave its start.
-        let fallback = String(Self.redact(String(url.prefix { $0 != "?" && $0 != "#" && $0 != "@" }), redactions).prefix(200))
-        description = shown.map { Self.redact($0, redactions) } ?? fallback
+        return String(Self.redact(String(url.prefix { $0 != "?" && $0 != "#" && $0 != "@" }), redactions).prefix(200))
     }
 
     /// `text` with every non-empty redaction replaced by `<redacted>`.

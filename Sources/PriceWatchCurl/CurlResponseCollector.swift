@@ -66,8 +66,13 @@ final class CurlResponseCollector {
         }
     }
 
+    /// `text` without the spaces and tabs around it (on its UTF-8 bytes: every answer's
+    /// every header passes here).
     private static func trimmed(_ text: Substring) -> String {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        return String(text.drop(while: blank).reversed().drop(while: blank).reversed())
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        let bytes = text.utf8
+        guard let first = bytes.firstIndex(where: { !blank($0) }),
+              let last = bytes.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(text[first...last])
     }
 }
