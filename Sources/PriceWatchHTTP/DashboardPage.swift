@@ -46,7 +46,8 @@ public enum DashboardPage {
                 : symbol.dayPoints + received.filter { $0.time > (symbol.dayPoints.last?.time ?? .init(milliseconds: .min)) }
             let price = points.last ?? symbol.lastPrice
             let change = changeText(price: price?.price, previousClose: live.previousClose(of: symbol.symbol) ?? symbol.previousClose)
-            html += "<tr data-symbol=\"\(escape(symbol.symbol))\"><td class=\"symbol\">\(escape(symbol.symbol))</td>"
+            html += "<tr data-symbol=\"\(escape(symbol.symbol))\"><td class=\"symbol\">"
+                + "<a href=\"symbol/\(escape(PercentEncoding.encoded(symbol.symbol)))\">\(escape(symbol.symbol))</a></td>"
                 + "<td class=\"price\">\(price.map { escape(LiveQuotes.priceText($0.price)) } ?? "–")</td>"
                 + "<td class=\"change \(change.css)\">\(change.text)</td>"
                 + "<td>\(sparkline(points))</td>"

@@ -19,14 +19,28 @@ public struct DashboardSnapshot: Sendable {
         /// The day's prices from stored history (``PriceHistoryReader``), oldest first; empty
         /// without a reader, and then the sparkline shows the quotes received since start.
         public var dayPoints: [HistoryPoint]
+        /// The market's code (`XNYS`, `24/7`) and IANA time zone, nil when unknown: the symbol
+        /// page names the market and draws its chart's time axis in the market's zone.
+        public var marketName: String?
+        public var marketTimeZone: String?
+        /// The currency of the last stored quote, when the provider said.
+        public var currency: String?
+        /// The price levels of the rules that watch the symbol (``Rule/priceLevel``), each
+        /// labelled with its rule's id: lines on the symbol page's chart.
+        public var levels: [ChartLevel]
         public init(symbol: String, provider: String?, lastPrice: HistoryPoint?, previousClose: ExactDecimal? = nil,
-                    market: MarketStatus?, dayPoints: [HistoryPoint] = []) {
+                    market: MarketStatus?, dayPoints: [HistoryPoint] = [], marketName: String? = nil,
+                    marketTimeZone: String? = nil, currency: String? = nil, levels: [ChartLevel] = []) {
             self.symbol = symbol
             self.provider = provider
             self.lastPrice = lastPrice
             self.previousClose = previousClose
             self.market = market
             self.dayPoints = dayPoints
+            self.marketName = marketName
+            self.marketTimeZone = marketTimeZone
+            self.currency = currency
+            self.levels = levels
         }
     }
 

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import struct PriceWatchCore.HTTPEndpointSettings
+import enum PriceWatchCore.PercentEncoding
 import ServiceLifecycle
 
 /// The daemon's HTTP endpoint (Hummingbird): the dashboard at `/`, its live sections and
@@ -83,6 +84,14 @@ public struct HTTPEndpoint: Service {
         }
         router.get("/sections") { request, _ -> Response in
             Self.html(await cache.rendered(.sections, live: live), for: request)
+        }
+        router.get("/symbol/:symbol") { _, context -> Response in
+            let symbol = PercentEncoding.decoded(Substring(context.parameters.get("symbol") ?? ""))
+            guard let page = SymbolPage.page(symbol, snapshot: await cache.snapshot(), live: live) else {
+                return Response(status: .notFound, headers: Self.htmlHeaders,
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: SymbolPage.notWatched(symbol))))
+            }
+            return Self.html(page)
         }
         router.get("/events") { _, _ -> Response in
             guard let stream = live.listen() else {

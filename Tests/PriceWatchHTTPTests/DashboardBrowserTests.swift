@@ -68,6 +68,13 @@ import Testing
                 "a time element: \(dom.output.prefix(400))")
         #expect(Self.consoleErrors(dom.error).isEmpty, "console errors: \(Self.consoleErrors(dom.error))")
 
+        // The symbol page: its chart drawn, no console error (the inline SVG passes the page's
+        // content security policy).
+        let symbol = try await browser.run(["--timeout=20000", "--dump-dom", demo.base + "/symbol/AAPL"])
+        #expect(symbol.output.contains("<h1>AAPL</h1>"), "the symbol page's DOM: \(symbol.output.prefix(400))")
+        #expect(symbol.output.contains("<svg class=\"chart chart-light\"") || symbol.output.contains("not enough data for a chart"))
+        #expect(Self.consoleErrors(symbol.error).isEmpty, "console errors: \(Self.consoleErrors(symbol.error))")
+
         // A blank page of the phone's size, to tell a rendered dashboard from an empty one.
         let blankFile = browser.profile.file("blank.png")
         _ = try await browser.run(["--hide-scrollbars", "--window-size=390,844", "--screenshot=\(blankFile)", "about:blank"])

@@ -12,7 +12,7 @@ import Testing
     @Test func headIsAnsweredWhereverGetIsWithTheSameHeadersAndNoBody() async throws {
         let demo = try DashboardDaemon()
         try await demo.waitUntilListening()
-        for path in ["/", "/healthz", "/metrics", "/sections", "/events"] {
+        for path in ["/", "/healthz", "/metrics", "/sections", "/events", "/symbol/AAPL"] {
             let head = try await RawHTTP.exchange(port: demo.port, method: "HEAD", path: path)
             #expect(head.status.hasPrefix("HTTP/1.1 "), "HEAD \(path): \(head.status)")
             #expect(!head.status.hasPrefix("HTTP/1.1 404"), "HEAD \(path): \(head.status)")
@@ -32,6 +32,29 @@ import Testing
         let health = try await RawHTTP.exchange(port: demo.port, method: "GET", path: "/healthz")
         let healthHead = try await RawHTTP.exchange(port: demo.port, method: "HEAD", path: "/healthz")
         #expect(healthHead.headers["content-length"] == "\(health.body.utf8.count)")
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
+    /// Issue 26: the symbol page of the demo's AAPL: its chart (once three prices are in),
+    /// the alert the first quote fired, a link from the watchlist; 404 for a symbol no rule
+    /// watches.
+    @Test func theSymbolPageOfTheDemo() async throws {
+        let demo = try DashboardDaemon()
+        try await demo.waitUntilListening()
+        let page = try await waitFor("the AAPL page to show its chart and the alert of aapl-above-225.5") { () async -> String? in
+            guard let response = await demo.request("/symbol/AAPL"), response.status == 200 else { return nil }
+            let page = String(decoding: response.body, as: UTF8.self)
+            return page.contains("class=\"chart chart-light\"") && page.contains("aapl-above-225.5") ? page : nil
+        }
+        #expect(page.contains("<h1>AAPL</h1>"))
+        #expect(page.contains("<desc>AAPL today, "), "the chart's summary")
+        #expect(page.contains(">prev close") || !page.contains("previous close"), "a known previous close is drawn")
+        #expect(page.contains("<dt>Day range</dt>"))
+        let dashboard = try #require(await demo.text("/"))
+        #expect(dashboard.contains("<a href=\"symbol/AAPL\">AAPL</a>"))
+        let missing = try #require(await demo.request("/symbol/NOPE"))
+        #expect(missing.status == 404)
+        #expect(String(decoding: missing.body, as: UTF8.self).contains("no rule watches the symbol NOPE"))
         #expect(try await demo.daemon.stop() == 0)
     }
 

@@ -35,14 +35,18 @@ struct DaemonDashboardSource: DashboardSource {
             snapshot.rules = statuses
             var seen: Set<String> = []
             let details = await latestQuoteDetails()
+            let levels = Self.levels(of: await configuration().rules)
             for status in statuses where seen.insert(status.symbol).inserted {
                 let quote = status.provider.flatMap { details[QuoteSource(provider: $0, symbol: status.symbol)] }
                 // Nil on no known market: polled as always open, shown as unknown.
-                let market = markets.market(ofSymbol: status.symbol, exchange: quote?.exchange)
-                    .map { markets.status(of: $0, at: now) }
+                let identifier = markets.market(ofSymbol: status.symbol, exchange: quote?.exchange)
                 snapshot.symbols.append(.init(symbol: status.symbol, provider: status.provider, lastPrice: status.lastPrice,
-                                              previousClose: quote?.previousClose, market: market,
-                                              dayPoints: await dayPoints(of: status.symbol, last: status.lastPrice)))
+                                              previousClose: quote?.previousClose,
+                                              market: identifier.map { markets.status(of: $0, at: now) },
+                                              dayPoints: await dayPoints(of: status.symbol, last: status.lastPrice),
+                                              marketName: identifier?.rawValue,
+                                              marketTimeZone: identifier.flatMap { markets.timeZone(of: $0) },
+                                              currency: quote?.currency, levels: levels[status.symbol] ?? []))
             }
         case .configurationFailed:
             errors.append("the configuration on disk has errors; run pricewatch check")
@@ -81,6 +85,18 @@ struct DaemonDashboardSource: DashboardSource {
         exporter.set("pricewatch_rules_watched", to: Double(configuration.rules.count))
         exporter.set("pricewatch_symbols_watched", to: Double(watchedSymbolCount()))
         exporter.set("pricewatch_build_info", labels: [("version", PriceWatchVersion.current)], to: 1)
+    }
+
+    /// Each symbol's rule levels (``Rule/priceLevel``), labelled with the rule's id.
+    static func levels(of rules: [Rule]) -> [String: [ChartLevel]] {
+        var levels: [String: [ChartLevel]] = [:]
+        for rule in rules {
+            guard let price = rule.priceLevel else { continue }
+            for symbol in rule.symbols {
+                levels[symbol, default: []].append(ChartLevel(role: .threshold, price: price, label: rule.id))
+            }
+        }
+        return levels
     }
 
     /// The UTC day of `last` in five-minute closes, from the history reader; empty without one

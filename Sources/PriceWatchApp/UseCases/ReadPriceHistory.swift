@@ -83,10 +83,8 @@ public enum ReadPriceHistory {
             return .configurationFailed
         }
         let rules = configuration.rules.filter { $0.symbols.contains(symbol) }
-        let thresholds = rules.compactMap { rule -> TerminalChart.Level? in
-            // A technical rule's level is a price only when it tests the price against a number.
-            guard !rule.condition.isPercent, rule.series.map({ $0.of == .price && $0.level == nil }) ?? true else { return nil }
-            return TerminalChart.Level(label: "\(rule.id): \(rule.conditionText)", price: rule.condition.value)
+        let thresholds = rules.compactMap { rule in
+            rule.priceLevel.map { TerminalChart.Level(label: "\(rule.id): \(rule.conditionText)", price: $0) }
         }
 
         var charting: (name: String, provider: any PriceChartProviding)?

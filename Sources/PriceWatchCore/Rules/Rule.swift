@@ -146,6 +146,15 @@ public struct Rule: Sendable, Hashable {
         return "\(condition.key) \(value)%" + baselineText
     }
 
+    /// The price the condition tests the symbol's price against (`above 200`: 200), drawn as
+    /// a labelled level on the symbol's charts; nil for percent rules, portfolio rules and
+    /// technical rules that test a series other than the price or against another series.
+    public var priceLevel: ExactDecimal? {
+        guard !condition.isPercent, portfolio == nil,
+              series.map({ $0.of == .price && $0.level == nil }) ?? true else { return nil }
+        return condition.value
+    }
+
     /// ` from previous close`, ` in 1h`, ` from open`.
     private var baselineText: String {
         switch baseline {

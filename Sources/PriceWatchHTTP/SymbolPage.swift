@@ -1,0 +1,236 @@
+import PriceWatchCore
+import PriceWatchPresentation
+
+/// A symbol's page (`/symbol/AAPL`): its price and change from the previous close (the figures
+/// of the watchlist and `pricewatch watch`), the day's chart with the previous close, every
+/// rule's level and the day's alerts (laid out by ``ChartLayout``, the layout of the alert
+/// emails' charts, written as inline SVG in a light and a dark version), its facts, its rules
+/// with their states and its recent alerts with their deliveries. Server-rendered; the page's
+/// script only refreshes it when a poll arrives.
+public enum SymbolPage {
+    /// The fewest prices a chart is drawn from: fewer is said, never drawn as a line between
+    /// two points (as `pricewatch history --format svg`).
+    public static let minimumChartPoints = 3
+    static let chartWidth = 800
+    static let chartHeight = 360
+
+    /// The page of `symbol`, nil when no rule watches it.
+    public static func page(_ symbol: String, snapshot: DashboardSnapshot, live: LiveQuotes) -> String? {
+        guard let entry = snapshot.symbols.first(where: { $0.symbol == symbol }) else { return nil }
+        let name = HTMLText.escaped(symbol)
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark">
+            <link rel="icon" href="data:,">
+            <title>\(name) · pricewatch</title>
+            <style>\(DashboardPage.style)\(style)</style>
+            </head>
+            <body data-symbol="\(name)">
+            <header><a href="../" class="home">pricewatch</a><h1>\(name)</h1><span id="live-state" class="muted">connecting…</span></header>
+            <main id="sections">
+            \(sections(entry, snapshot: snapshot, live: live))
+            </main>
+            <script>\(script)</script>
+            </body>
+            </html>
+
+            """
+    }
+
+    /// The page for a symbol no rule watches (served with 404).
+    public static func notWatched(_ symbol: String) -> String {
+        let name = HTMLText.escaped(symbol)
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark"><link rel="icon" href="data:,">
+            <title>\(name) · pricewatch</title><style>\(DashboardPage.style)</style></head>
+            <body><header><a href="../" class="home">pricewatch</a></header>
+            <main><p class="problem">no rule watches the symbol \(name); the watchlist lists the symbols that have a page</p></main>
+            </body>
+            </html>
+
+            """
+    }
+
+    static func sections(_ entry: DashboardSnapshot.Symbol, snapshot: DashboardSnapshot, live: LiveQuotes) -> String {
+        let received = live.dayPoints(of: entry.symbol)
+        // Stored history when there is a reader, plus anything received since its last candle
+        // (as the watchlist's sparkline).
+        let points = entry.dayPoints.isEmpty ? received
+            : entry.dayPoints + received.filter { $0.time > (entry.dayPoints.last?.time ?? .init(milliseconds: .min)) }
+        let last = points.last ?? entry.lastPrice
+        let previousClose = live.previousClose(of: entry.symbol) ?? entry.previousClose
+        let change = DashboardPage.changeText(price: last?.price, previousClose: previousClose)
+        let alerts = snapshot.alerts.filter { $0.alert.symbol == entry.symbol }
+        var html = ""
+        if let error = snapshot.readError {
+            html += "<p class=\"problem\">\(HTMLText.escaped(error))</p>\n"
+        }
+
+        html += "<section id=\"quote\"><h2 class=\"visually-hidden\">Price</h2><p class=\"quote-line\">"
+            + "<span class=\"price big\">\(last.map { HTMLText.escaped(LiveQuotes.priceText($0.price)) } ?? "–")</span>"
+            + (entry.currency.map { " <span class=\"muted\">\(HTMLText.escaped($0))</span>" } ?? "")
+            + " <span class=\"change \(change.css)\">\(change.text)</span>"
+            + " <span class=\"muted\">\(last.map { "at " + DashboardPage.timeElement($0.time, now: snapshot.now) } ?? "no quote yet")</span></p>\n"
+        html += chartFigure(entry, points: points, last: last, previousClose: previousClose, change: change.text, alerts: alerts)
+        html += "</section>\n"
+
+        html += "<section id=\"facts\"><h2>Facts</h2>\n<dl class=\"facts\">"
+        html += fact("Market", marketText(entry))
+        if let low = points.map(\.price).min(), let high = points.map(\.price).max() {
+            html += fact("Day range", HTMLText.escaped("\(LiveQuotes.priceText(low)) – \(LiveQuotes.priceText(high))"))
+        }
+        html += fact("Previous close", previousClose.map { HTMLText.escaped(LiveQuotes.priceText($0)) } ?? "–")
+        html += fact("Provider", entry.provider.map(HTMLText.escaped) ?? "–")
+        html += "</dl></section>\n"
+
+        let rules = snapshot.rules.filter { $0.symbol == entry.symbol }
+        html += "<section id=\"rules\"><h2>Rules</h2>\n<table><thead><tr><th scope=\"col\">Rule</th><th scope=\"col\">Condition</th>"
+            + "<th scope=\"col\">State</th></tr></thead><tbody>\n"
+        for rule in rules {
+            html += "<tr><td>\(HTMLText.escaped(rule.rule))</td><td>\(HTMLText.escaped(rule.condition))</td>"
+                + "<td class=\"state\">\(HTMLText.escaped(rule.stateText(zone: nil)))</td></tr>\n"
+        }
+        html += "</tbody></table></section>\n"
+
+        html += "<section id=\"alerts\"><h2>Recent alerts</h2>\n"
+        if alerts.isEmpty {
+            html += "<p class=\"muted\">no recent alerts for \(HTMLText.escaped(entry.symbol))</p>\n"
+        } else {
+            html += "<table><thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Rule</th><th scope=\"col\">Message</th>"
+                + "<th scope=\"col\">Delivery</th></tr></thead><tbody>\n"
+            for line in alerts {
+                let deliveries = line.deliveries.map {
+                    "<span class=\"delivery delivery-\(HTMLText.escaped($0.status))\">\(HTMLText.escaped($0.sink)): \(HTMLText.escaped($0.status))</span>"
+                }
+                html += "<tr class=\"alert\"><td>\(DashboardPage.timeElement(line.alert.time, now: snapshot.now))</td>"
+                    + "<td>\(HTMLText.escaped(line.alert.rule))</td><td>\(HTMLText.escaped(line.alert.message))</td>"
+                    + "<td>\(deliveries.joined(separator: " "))</td></tr>\n"
+            }
+            html += "</tbody></table>\n"
+        }
+        html += "</section>\n"
+        return html
+    }
+
+    /// The day's chart in both themes (the style shows the one of the viewer's colour scheme)
+    /// with a text summary, or why there is none.
+    static func chartFigure(_ entry: DashboardSnapshot.Symbol, points: [HistoryPoint], last: HistoryPoint?,
+                            previousClose: ExactDecimal?, change: String, alerts: [DashboardSnapshot.AlertLine]) -> String {
+        guard points.count >= minimumChartPoints, let first = points.first, let final = points.last else {
+            return "<p class=\"muted chart-missing\">not enough data for a chart: \(points.count) price(s) today, "
+                + "expected at least \(minimumChartPoints)</p>\n"
+        }
+        var title = entry.symbol + (entry.currency.map { " \($0)" } ?? "")
+        title += "  \(LiveQuotes.priceText(final.price))"
+        if change != "–" { title += " \(change)" }
+        var levels = entry.levels
+        if let previousClose {
+            levels.insert(ChartLevel(role: .previousClose, price: previousClose, label: "prev close"), at: 0)
+        }
+        let markers = alerts.map(\.alert).filter { $0.time >= first.time && $0.time <= final.time }
+            .map { ChartMarker(time: $0.time, price: $0.price, label: $0.rule) }
+        var chart = ChartDescription(title: title, series: points.map { ChartPoint(time: $0.time, price: $0.price) },
+                                     levels: levels, markers: markers, timeZone: entry.marketTimeZone ?? "UTC",
+                                     theme: .light, width: chartWidth, height: chartHeight)
+        let summary = summaryText(entry, points: points, previousClose: previousClose, levels: entry.levels, alerts: markers.count)
+        let light = ChartSVGText.svg(ChartLayout.drawing(for: chart), title: title, summary: summary, cssClass: "chart chart-light")
+        chart.theme = .dark
+        let dark = ChartSVGText.svg(ChartLayout.drawing(for: chart), title: title, summary: summary, cssClass: "chart chart-dark")
+        return "<figure class=\"chart-figure\">\(light)\(dark)<figcaption class=\"muted\">\(HTMLText.escaped(summary))</figcaption></figure>\n"
+    }
+
+    /// The chart as a sentence: what a screen reader says, and the caption under it.
+    static func summaryText(_ entry: DashboardSnapshot.Symbol, points: [HistoryPoint], previousClose: ExactDecimal?,
+                            levels: [ChartLevel], alerts: Int) -> String {
+        let prices = points.map(\.price)
+        guard let first = prices.first, let last = prices.last, let low = prices.min(), let high = prices.max() else { return "" }
+        var text = "\(entry.symbol) today, \(points.count) prices: opened the chart at \(LiveQuotes.priceText(first)), "
+            + "now \(LiveQuotes.priceText(last)), low \(LiveQuotes.priceText(low)), high \(LiveQuotes.priceText(high))"
+        if let previousClose { text += "; previous close \(LiveQuotes.priceText(previousClose))" }
+        if !levels.isEmpty {
+            text += "; rule levels: " + levels.map { "\($0.label) at \(LiveQuotes.priceText($0.price))" }.joined(separator: ", ")
+        }
+        if alerts > 0 { text += "; \(alerts) alert\(alerts == 1 ? "" : "s") today" }
+        text += "; times in \(entry.marketTimeZone ?? "UTC")."
+        return text
+    }
+
+    static func marketText(_ entry: DashboardSnapshot.Symbol) -> String {
+        guard let status = entry.market, let name = entry.marketName else {
+            return "<span class=\"muted\" title=\"the trading calendars do not know this symbol's market\">unknown</span>"
+        }
+        let state = status.isOpen ? "open" : "closed"
+        // A market that never closes has no next change worth saying ("closes in 11h53m").
+        guard let next = status.nextChange, next.milliseconds < Int64.max / 2 else {
+            return "\(HTMLText.escaped(name)): \(state)"
+        }
+        let verb = status.isOpen ? "closes" : "opens"
+        return "\(HTMLText.escaped(name)): \(state), \(verb) <time datetime=\"\(HTMLText.escaped(next.rfc3339))\">"
+            + "\(HTMLText.escaped(next.dayMonthText()))</time>"
+    }
+
+    private static func fact(_ name: String, _ value: String) -> String {
+        "<div><dt>\(HTMLText.escaped(name))</dt><dd>\(value)</dd></div>"
+    }
+
+    static let style = """
+        .home{color:inherit;font-weight:600;text-decoration:none}.big{font-size:1.6rem}
+        .quote-line{display:flex;flex-wrap:wrap;align-items:baseline;gap:.5rem;margin:.75rem 0}
+        .chart-figure{margin:0}.chart{display:block;max-width:100%;height:auto}.chart-dark{display:none}
+        @media (prefers-color-scheme: dark){.chart-light{display:none}.chart-dark{display:block}}
+        .facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:.5rem 1rem;margin:0}
+        .facts dt{color:var(--muted);font-size:.85rem}.facts dd{margin:0}
+        .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+        @media (max-width:600px){#rules thead,#alerts thead{display:none}
+        #rules table,#rules tbody,#rules tr,#rules td,#alerts table,#alerts tbody,#alerts tr,#alerts td{display:block}
+        #rules tr,#alerts tr{border-bottom:1px solid var(--line);padding:.4rem 0}#rules td,#alerts td{border:0;padding:.1rem 0}}
+        """
+
+    /// Live updates: the price when a poll brings this symbol, and the sections again from the
+    /// server (the chart included) half a second later; times in the viewer's zone.
+    static let script = """
+        (function(){
+          var state=document.getElementById('live-state');
+          var symbol=document.body.getAttribute('data-symbol');
+          var pending=null;
+          var local=window.Intl?new Intl.DateTimeFormat(undefined,{day:'numeric',month:'short',hour:'2-digit',minute:'2-digit',hourCycle:'h23',timeZoneName:'short'}):null;
+          function localTime(text){var d=new Date(text);return local&&!isNaN(d)?local.format(d):text;}
+          function localTimes(){
+            if(!local){return;}
+            document.querySelectorAll('time[datetime]').forEach(function(t){t.textContent=localTime(t.getAttribute('datetime'));});
+          }
+          localTimes();
+          function refresh(){
+            if(pending){return;}
+            pending=setTimeout(function(){
+              fetch(location.pathname,{cache:'no-store'}).then(function(r){return r.ok?r.text():Promise.reject(r.status);})
+                .then(function(html){
+                  var next=new DOMParser().parseFromString(html,'text/html').getElementById('sections');
+                  if(next){document.getElementById('sections').innerHTML=next.innerHTML;localTimes();}
+                })
+                .catch(function(){state.textContent='refresh failed';})
+                .then(function(){pending=null;});
+            },500);
+          }
+          if(!window.EventSource){state.textContent='no live updates in this browser';return;}
+          var source=new EventSource('../events');
+          source.addEventListener('open',function(){state.textContent='live';});
+          source.addEventListener('error',function(){state.textContent='reconnecting…';});
+          source.addEventListener('poll',function(e){
+            try{
+              var poll=JSON.parse(e.data);
+              var mine=poll.quotes.filter(function(q){return q.symbol===symbol;});
+              if(mine.length){document.querySelector('#quote .price').textContent=mine[mine.length-1].price;refresh();}
+              state.textContent='live · '+localTime(poll.time);
+            }catch(err){state.textContent='bad update';}
+          });
+        })();
+        """
+}

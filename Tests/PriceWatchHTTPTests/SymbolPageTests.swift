@@ -1,0 +1,93 @@
+import PriceWatchCore
+@testable import PriceWatchHTTP
+import PriceWatchPresentation
+import Testing
+
+/// The symbol page (`/symbol/X`) rendered from a snapshot: the figures of the watchlist, the
+/// day's chart (with the previous close, the rules' levels and the day's alerts) or why there
+/// is none, and only this symbol's rules and alerts.
+struct SymbolPageTests {
+    static func point(_ minute: Int64, _ price: Int64) -> HistoryPoint {
+        HistoryPoint(time: Timestamp(milliseconds: 1_800_000_000_000 + minute * 60_000), price: ExactDecimal(scaled: price * 100_000_000))
+    }
+
+    static func alert(_ rule: String, _ symbol: String, minute: Int64, price: Int64) -> DashboardSnapshot.AlertLine {
+        let time = point(minute, 0).time
+        return .init(alert: Alert(id: "\(rule)-\(minute)", rule: rule, symbol: symbol, provider: "p", condition: "above 104",
+                                  price: ExactDecimal(scaled: price * 100_000_000), currency: "USD", time: time, base: nil,
+                                  change: nil, direction: nil, message: "\(symbol) is above 104"),
+                     deliveries: [(sink: "hook", status: "delivered")])
+    }
+
+    static func snapshot(points: [HistoryPoint]) -> DashboardSnapshot {
+        let level = ChartLevel(role: .threshold, price: ExactDecimal(scaled: 104 * 100_000_000), label: "x-above-104")
+        let symbols: [DashboardSnapshot.Symbol] = [
+            .init(symbol: "X", provider: "p", lastPrice: points.last, previousClose: ExactDecimal(scaled: 100 * 100_000_000),
+                  market: .open(until: point(400, 0).time), dayPoints: points, marketName: "XNYS",
+                  marketTimeZone: "America/New_York", currency: "USD", levels: [level]),
+            .init(symbol: "Y", provider: "p", lastPrice: nil, market: nil),
+        ]
+        let rules = [
+            RuleStatus(rule: "x-above-104", symbol: "X", provider: "p", condition: "above 104", state: .fired,
+                       lastPrice: points.last, lastAlert: nil),
+            RuleStatus(rule: "y-below-5", symbol: "Y", provider: "p", condition: "below 5", state: .armed, lastPrice: nil, lastAlert: nil),
+        ]
+        return DashboardSnapshot(symbols: symbols, rules: rules,
+                                 alerts: [alert("x-above-104", "X", minute: 20, price: 105), alert("y-below-5", "Y", minute: 21, price: 4)],
+                                 now: point(40, 0).time)
+    }
+
+    @Test func aWatchedSymbolsPageHasItsFiguresChartRulesAndAlerts() throws {
+        let points = [Self.point(0, 101), Self.point(10, 103), Self.point(20, 105), Self.point(30, 102)]
+        let html = try #require(SymbolPage.page("X", snapshot: Self.snapshot(points: points), live: LiveQuotes()))
+        #expect(html.contains("<h1>X</h1>"))
+        #expect(html.contains("<span class=\"price big\">102.00</span>"))
+        #expect(html.contains("<span class=\"change up\">+2.00%</span>"), "the change from the previous close, as watch shows it")
+        // Both themes, each an image with a title and a summary a screen reader reads.
+        #expect(html.components(separatedBy: "role=\"img\"").count == 3)
+        #expect(html.contains("class=\"chart chart-light\"") && html.contains("class=\"chart chart-dark\""))
+        #expect(html.contains("<desc>X today, 4 prices: opened the chart at 101.00, now 102.00, low 101.00, high 105.00; "
+                              + "previous close 100.00; rule levels: x-above-104 at 104.00; 1 alert today; times in America/New_York.</desc>"))
+        #expect(html.contains(">prev close"), "the previous close is a labelled line")
+        #expect(html.contains(">x-above-104"), "the rule's level is labelled with its id")
+        #expect(html.contains("<dt>Day range</dt><dd>101.00 – 105.00</dd>"))
+        #expect(html.contains("<dt>Market</dt><dd>XNYS: open, closes <time"))
+        #expect(html.contains("<td>x-above-104</td><td>above 104</td>"))
+        #expect(!html.contains("y-below-5"), "only this symbol's rules and alerts")
+        #expect(html.contains("hook: delivered"))
+        #expect(!html.contains("src=\"http"), "no external asset")
+    }
+
+    @Test func fewerThanThreePricesSayThereIsNotEnoughData() throws {
+        let html = try #require(SymbolPage.page("X", snapshot: Self.snapshot(points: [Self.point(0, 101), Self.point(1, 102)]),
+                                                live: LiveQuotes()))
+        #expect(html.contains("not enough data for a chart: 2 price(s) today, expected at least 3"))
+        #expect(!html.contains("<svg"), "no line between two points")
+    }
+
+    @Test func aSymbolNoRuleWatchesHasNoPageAndItsNameIsEscaped() {
+        #expect(SymbolPage.page("Z", snapshot: Self.snapshot(points: []), live: LiveQuotes()) == nil)
+        let missing = SymbolPage.notWatched("<script>x</script>")
+        #expect(missing.contains("no rule watches the symbol &lt;script&gt;x&lt;/script&gt;"))
+        #expect(!missing.contains("<script>x"))
+    }
+
+    @Test func aMarketThatNeverClosesIsOpenWithoutACountdownAndAnUnknownOneSaysSo() throws {
+        var snapshot = Self.snapshot(points: [])
+        snapshot.symbols[0].marketName = "24/7"
+        snapshot.symbols[0].market = .open(until: Timestamp(milliseconds: .max))
+        let html = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes()))
+        #expect(html.contains("<dd>24/7: open</dd>"))
+        let unknown = try #require(SymbolPage.page("Y", snapshot: snapshot, live: LiveQuotes()))
+        #expect(unknown.contains(">unknown</span>"))
+        #expect(!unknown.contains(">open<"), "never open by default")
+    }
+
+    @Test func theWatchlistLinksEachSymbolToItsPage() {
+        var snapshot = Self.snapshot(points: [])
+        snapshot.symbols.append(.init(symbol: "^GSPC", provider: "p", lastPrice: nil, market: nil))
+        let html = DashboardPage.sections(snapshot, live: LiveQuotes())
+        #expect(html.contains("<a href=\"symbol/X\">X</a>"))
+        #expect(html.contains("<a href=\"symbol/%5EGSPC\">^GSPC</a>"))
+    }
+}
