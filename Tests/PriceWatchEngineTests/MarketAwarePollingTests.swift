@@ -85,3 +85,31 @@ import Testing
         #expect(poller.savedFetches == 0)
     }
 }
+
+/// The poller fills in a quote's exchange time zone from the calendars when the provider did
+/// not say it, and leaves every other quote as the provider answered it.
+@Suite struct PolledQuoteTimeZoneTests {
+    @Test func aQuoteWithoutAZoneGetsItsMarketsAndOthersAreLeftAsAnswered() async throws {
+        let time = try #require(Timestamp(parsing: "2026-11-23T15:00:00Z"))
+        var said = Quote(symbol: "SAP.DE", price: ExactDecimal(scaled: 100_00000000), time: time)
+        said.exchangeTimeZone = "Europe/Berlin"
+        let answers: [String: Result<Quote, ProviderError>] = [
+            "AAPL": .success(Quote(symbol: "AAPL", price: ExactDecimal(scaled: 200_00000000), time: time)),
+            "SAP.DE": .success(said),
+            "ZZZZ": .success(Quote(symbol: "ZZZZ", price: ExactDecimal(scaled: 1_00000000), time: time)),
+            "GONE": .failure(ProviderError(.unknownSymbol, "no such symbol")),
+        ]
+        let provider = ScriptedProvider(name: "p", answers: [answers])
+        let consumer = QuoteStreamTests.RecordingConsumer()
+        let hours = WeeklyMarketHours.sample(symbols: ["AAPL": MarketIdentifier("XNYS"), "SAP.DE": MarketIdentifier("XNYS")])
+        let poller = ProviderPoller(provider: provider, symbols: ["AAPL", "SAP.DE", "ZZZZ", "GONE"], interval: .seconds(60),
+                                    consumers: [consumer], clock: ManualClock(), wallClock: ManualWallClock(time).function,
+                                    logger: EngineFixtures.logger, marketHours: hours)
+        await poller.pollOnce()
+        let poll = try #require(consumer.received.first)
+        #expect(try poll.results["AAPL"]?.get().exchangeTimeZone == "America/New_York", "filled in from its market")
+        #expect(try poll.results["SAP.DE"]?.get().exchangeTimeZone == "Europe/Berlin", "the provider's own zone is kept")
+        #expect(try poll.results["ZZZZ"]?.get().exchangeTimeZone == nil, "no market known: no zone invented")
+        #expect(poll.results["GONE"].map { if case .failure = $0 { true } else { false } } == true)
+    }
+}

@@ -246,9 +246,12 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
         /// (``Quote/withMarketTimeZone(from:market:)``), markets resolved once per symbol.
         func withMarketTimeZones(_ answers: [String: Result<Quote, ProviderError>], hours: any MarketHours,
                                  overrides: [String: MarketIdentifier]) -> [String: Result<Quote, ProviderError>] {
-            mutex.withLock { state in
-                answers.mapValues { answer in
-                    guard case .success(let quote) = answer, quote.exchangeTimeZone == nil else { return answer }
+            // Only the quotes that gain a zone are written, into one copy: most answers need
+            // none (the provider said, or no calendar knows the market), and a poll of 25,000
+            // quotes is then not copied at all.
+            let zoned = mutex.withLock { state in
+                answers.compactMap { symbol, answer -> (String, Quote)? in
+                    guard case .success(let quote) = answer, quote.exchangeTimeZone == nil else { return nil }
                     let market: MarketIdentifier?
                     if let override = overrides[quote.symbol] {
                         market = override
@@ -258,9 +261,14 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
                         market = hours.market(ofSymbol: quote.symbol, exchange: quote.exchange)
                         state.resolvedMarkets[quote.symbol] = (quote.exchange, market)
                     }
-                    return .success(quote.withTimeZone(of: market, from: hours))
+                    let withZone = quote.withTimeZone(of: market, from: hours)
+                    return withZone.exchangeTimeZone == nil ? nil : (symbol, withZone)
                 }
             }
+            guard !zoned.isEmpty else { return answers }
+            var result = answers
+            for (symbol, quote) in zoned { result[symbol] = .success(quote) }
+            return result
         }
 
         /// Runs `body` on the state with `instant` as an offset from the poller's origin.
