@@ -96,6 +96,8 @@ let package = Package(
             dependencies: ["PriceWatchCore", "CSystemd", .product(name: "Logging", package: "swift-log")]
         ),
         // Quote providers, one file per service; they reach the network only through `HTTPTransport`.
+        // The news feed's RSS is read with the toolchain's FoundationXML (XMLParser on the system's
+        // libxml2, apt libxml2): no package dependency, but the daemon links libxml2.so.2.
         .target(name: "PriceWatchProviders", dependencies: ["PriceWatchCore"]),
         // Notification sinks, one file per kind; they reach the network only through the core's ports,
         // except the MQTT sink, which holds its broker connection through libmosquitto.

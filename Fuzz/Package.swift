@@ -8,7 +8,7 @@ import PackageDescription
 /// `Sources/PriceWatchCore`, `PriceWatchTOML`, `PriceWatchConfig` and `PriceWatchProviders` here are links to the
 /// main package's sources, compiled (and instrumented) again. Build and run with `scripts/fuzz`;
 /// see docs/development.md#fuzzing.
-let fuzzTargets = ["csv", "config", "yahoo", "finnhub", "twelvedata", "coinbase", "binance", "kraken", "calendar", "silences"]
+let fuzzTargets = ["csv", "config", "yahoo", "yahoo-news", "finnhub", "twelvedata", "coinbase", "binance", "kraken", "calendar", "silences"]
 
 let package = Package(
     name: "pricewatch-fuzz",
