@@ -97,12 +97,11 @@ let package = Package(
         ),
         // libxml2's push parser (headers from apt libxml2-dev, through a link in include/): the
         // news feed's RSS reader's library, opened with dlopen when the first feed is read, so
-        // the daemon maps it only if it reads news. Links only libdl.
+        // the daemon maps it (and never ICU) only if it reads news. Links only libdl.
         .target(name: "CLibXML2", linkerSettings: [.linkedLibrary("dl")]),
         // Quote providers, one file per service; they reach the network only through `HTTPTransport`.
-        // The news feed's RSS is read with the toolchain's FoundationXML (XMLParser on the system's
-        // libxml2, apt libxml2): no package dependency, but the daemon links libxml2.so.2.
-        .target(name: "PriceWatchProviders", dependencies: ["PriceWatchCore"]),
+        // The news feed's RSS is read through CLibXML2.
+        .target(name: "PriceWatchProviders", dependencies: ["PriceWatchCore", "CLibXML2"]),
         // Notification sinks, one file per kind; they reach the network only through the core's ports,
         // except the MQTT sink, which holds its broker connection through libmosquitto.
         .target(

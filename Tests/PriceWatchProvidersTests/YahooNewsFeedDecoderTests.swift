@@ -1,3 +1,4 @@
+import CLibXML2
 import PriceWatchCore
 import PriceWatchProviders
 import Testing
@@ -92,8 +93,9 @@ import Testing
     }
 
     @Test func decodesOnManyThreadsAtOnceAgree() async throws {
-        // XMLParser keeps its state per parser and per thread (libxml2's error handler is
-        // thread-local): answers decoded side by side are the answers decoded alone.
+        // Each read has its own libxml2 parser and collector, libxml2 is initialised once when
+        // it is loaded, and its errors reach the parser's own callback: answers decoded side by
+        // side are the answers decoded alone.
         let body = try fixture("headline_AAPL.xml")
         let alone = try YahooNewsFeedDecoder.decode(body, symbol: "AAPL")
         let results = await withTaskGroup(of: [NewsHeadline]?.self) { group in
@@ -339,9 +341,9 @@ import Testing
         let text = try message(document)
         #expect(text == "yahoo news feed for AAPL: expected an RSS document without a DOCTYPE, found <!DOCTYPE (entity declarations are not read)")
         #expect(!text.contains("root:"))
-        // Behind the DOCTYPE check, the reader does not resolve the entity either. (This
-        // toolchain's XMLParser did not inline the file even with resolving turned on, tried by
-        // hand; this part guards the reader's settings against a future Foundation that does.)
+        // Behind the DOCTYPE check, the reader does not resolve the entity either: libxml2 runs
+        // without XML_PARSE_NOENT or DTD loading, and the reader declares no entity, so the
+        // reference is an error. This part guards the reader's settings.
         let outcome = RSSFeedReader.read(Array(document.utf8), maximumItems: 10)
         if case .items(let items) = outcome {
             for item in items {
@@ -382,11 +384,36 @@ import Testing
         }
     }
 
+    // MARK: - libxml2
+
+    @Test func aMachineWithoutLibxml2IsToldWhatIsMissing() throws {
+        // The decoder's error for a failed load, with the failure the loader gives for a library
+        // that is not there (the real one is loaded in this process).
+        let failure = try #require(pricewatch_libxml2_probe("libpricewatch-missing.so.9").map { String(cString: $0) })
+        let error = YahooNewsFeedDecoder.libraryUnavailable(failure, feed: "yahoo news feed for AAPL")
+        #expect(error.kind == .permanent)
+        #expect(error.message.hasPrefix(
+            "yahoo news feed for AAPL: expected libxml2.so.2 (apt libxml2) to read the rss, found cannot load libpricewatch-missing.so.9: "),
+            "got: \(error.message)")
+    }
+
+    @Test func theReaderRefusesWhatTheDecoderWould() {
+        // Its own size limit, the decoder's: libxml2 is never given more.
+        let limit = RSSFeedReader.maximumDocumentBytes
+        #expect(limit == YahooNewsFeedDecoder.maximumBodyBytes)
+        let over = Array("<rss><channel/></rss>".utf8) + Array(repeating: UInt8(ascii: " "), count: limit)
+        #expect(RSSFeedReader.read(over, maximumItems: 10) == .tooLarge(bytes: limit + 21))
+        // An encoding declaration is not followed: the bytes are read as UTF-8.
+        let declared = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss><channel><item><title>caf\u{E9}</title></item></channel></rss>"
+        #expect(RSSFeedReader.read(Array(declared.utf8), maximumItems: 10) == .items([RSSFeedReader.Item(title: "caf\u{E9}")]))
+    }
+
     // MARK: - Fuzz findings
 
     @Test func aProcessingInstructionWithoutDataIsRefusedBeforeItCrashesTheParser() throws {
-        // fuzz-yahoo-news: `<?xmBoo?>` made FoundationXML's XMLParser read address zero (libxml2
-        // hands it no data, which it declares non-optional): SIGSEGV, a dead daemon.
+        // fuzz-yahoo-news: `<?xmBoo?>` made FoundationXML's XMLParser, the reader before
+        // libxml2 was called directly, read address zero (libxml2 hands it no data, which it
+        // declares non-optional): SIGSEGV, a dead daemon. Still refused, as before.
         let finding = try ProviderFixtures.bytes("../fuzz/yahoo-news", "processing-instruction-without-data.xml")
         #expect(try message(finding)
             == "yahoo news feed for AAPL: expected an RSS document without empty processing instructions, found <?…?> at offset 0")

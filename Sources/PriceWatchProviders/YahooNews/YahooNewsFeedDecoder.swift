@@ -8,6 +8,8 @@ import PriceWatchCore
 ///   with a `<channel>`; anything else (HTML, JSON, another encoding, a DOCTYPE, a processing
 ///   instruction without data, XML that is not well-formed) throws a `malformedResponse`
 ///   naming the feed, what was expected and what was found;
+/// - the XML is read by libxml2 (``RSSFeedReader``), opened on the first decode: without it
+///   (apt libxml2) decoding throws a `permanent` error with the dynamic loader's message;
 /// - at most ``maximumItems`` items are read, in the feed's order;
 /// - an item without a title, without an `http`/`https` link, or without a `pubDate` in RFC 822
 ///   form (``RFC822Date``) is skipped;
@@ -16,8 +18,8 @@ import PriceWatchCore
 ///   description over ``maximumSummaryLength`` likewise;
 /// - `guid` falls back to the link; an item whose guid or link an earlier item had is left out.
 public enum YahooNewsFeedDecoder {
-    /// The largest body read: Yahoo's answers are a few kilobytes.
-    public static let maximumBodyBytes = 2 * 1024 * 1024
+    /// The largest body read: Yahoo's answers are a few kilobytes. The reader's own limit.
+    public static let maximumBodyBytes = RSSFeedReader.maximumDocumentBytes
     /// The most items read from one answer (Yahoo lists about 20).
     public static let maximumItems = 200
     /// The longest description kept, in characters.
@@ -49,11 +51,12 @@ public enum YahooNewsFeedDecoder {
             throw failure("UTF-8 XML", encoding.isEmpty ? "an encoding declaration it cannot read" : "encoding=\(ControlCharacters.shown(encoding))")
         }
         // A DOCTYPE is refused before libxml2 sees it. RSS needs none (Yahoo sends none), and a
-        // DTD is where entities are declared: external ones (`<!ENTITY x SYSTEM "file:///…">`,
-        // never resolved anyway: RSSFeedReader turns resolving off) and nested or long internal
-        // ones that expand a small body into gigabytes ("billion laughs", which libxml2 stops
-        // with its own limits) or into seconds of work (one 50 KB entity referenced thousands of
-        // times, which libxml2 expands). Without a DOCTYPE only the five predefined entities exist.
+        // DTD is where entities are declared: external ones (`<!ENTITY x SYSTEM "file:///…">`)
+        // and nested or long internal ones that expand a small body into gigabytes ("billion
+        // laughs") or into seconds of work (one 50 KB entity referenced thousands of times).
+        // RSSFeedReader substitutes none and declares none (a reference is an error), but the
+        // check does not rely on the reader's settings. Without a DOCTYPE only the five
+        // predefined entities exist.
         if hasDoctype(body, from: start) {
             throw failure("an RSS document without a DOCTYPE", "<!DOCTYPE (entity declarations are not read)")
         }
@@ -71,7 +74,17 @@ public enum YahooNewsFeedDecoder {
             throw failure("an RSS document (XML)", ProviderAnswer.snippet(body))
         case .malformed(let code, let line, let column):
             throw failure("well-formed XML", "an error at line \(line), column \(column) (libxml2 error \(code))")
+        case .tooLarge(let bytes):
+            throw failure("at most \(maximumBodyBytes) bytes (2 MB)", "\(bytes) bytes")
+        case .libraryUnavailable(let reason):
+            throw libraryUnavailable(reason, feed: feed)
         }
+    }
+
+    /// The error when libxml2 cannot be loaded: `reason` is what the loader said
+    /// (``RSSFeedReader/libraryFailure()``). Permanent: a retry finds the same machine.
+    package static func libraryUnavailable(_ reason: String, feed: String) -> ProviderError {
+        ProviderError(.permanent, "\(feed): expected \(RSSFeedReader.libraryName) (apt libxml2) to read the rss, found \(reason)")
     }
 
     /// The items that make headlines, cleaned, in the feed's order, each story once.
@@ -201,10 +214,12 @@ public enum YahooNewsFeedDecoder {
 
     /// Where the first processing instruction without data (`<?name?>`) starts, if the body has
     /// one. libxml2 hands such an instruction's data to its SAX callback as a null pointer, and
-    /// FoundationXML's `XMLParser` (swift-corelibs-foundation) declares that argument non-optional
-    /// and reads it: the process dies on address zero (found by fuzz-yahoo-news). RSS has no use
-    /// for processing instructions, so one anywhere, even in a CDATA section or a comment, refuses
-    /// the body. The scan may also match a `<?name…?>` whose name libxml2 would end earlier; that
+    /// FoundationXML's `XMLParser` (swift-corelibs-foundation), which read the feed before
+    /// RSSFeedReader called libxml2 itself, declared that argument non-optional and read it: the
+    /// process died on address zero (found by fuzz-yahoo-news). RSSFeedReader installs no
+    /// processing-instruction callback, but the rule stays, so answers are refused as before: RSS
+    /// has no use for processing instructions, and one anywhere, even in a CDATA section or a
+    /// comment, refuses the body. The scan may also match a `<?name…?>` whose name libxml2 would end earlier; that
     /// is a syntax error (a space is required after the name), refused anyway.
     static func emptyProcessingInstruction(_ body: [UInt8], from start: Int) -> Int? {
         var index = start
