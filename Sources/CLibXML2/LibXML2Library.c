@@ -14,7 +14,8 @@
 
 // X(return type, name, parameters, arguments) for functions with a result; V(...) for void.
 // What RSSFeedReader needs: a push parser fed the whole document at once, stopped from a
-// callback, and freed.
+// callback, and freed, with the document libxml2 makes by itself to hold a DTD's entities
+// ("for expat compatibility in SAX mode") when there is one.
 #define PRICEWATCH_LIBXML2_FUNCTIONS(X, V)                                                              \
     X(xmlParserCtxtPtr, xmlCreatePushParserCtxt,                                                        \
       (xmlSAXHandlerPtr sax, void *user_data, const char *chunk, int size, const char *filename),      \
@@ -23,7 +24,8 @@
     X(int, xmlParseChunk, (xmlParserCtxtPtr ctxt, const char *chunk, int size, int terminate),         \
       (ctxt, chunk, size, terminate))                                                                   \
     V(xmlStopParser, (xmlParserCtxtPtr ctxt), (ctxt))                                                   \
-    V(xmlFreeParserCtxt, (xmlParserCtxtPtr ctxt), (ctxt))
+    V(xmlFreeParserCtxt, (xmlParserCtxtPtr ctxt), (ctxt))                                               \
+    V(xmlFreeDoc, (xmlDocPtr cur), (cur))
 
 // One pointer per function, typed as the function itself.
 #define POINTER(type, name, parameters, arguments) static __typeof__(&name) loaded_##name;

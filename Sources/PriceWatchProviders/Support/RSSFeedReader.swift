@@ -94,7 +94,12 @@ package enum RSSFeedReader {
                         collector.firstError = (Int(XML_ERR_NO_MEMORY.rawValue), 0, 0)
                         return
                     }
-                    defer { xmlFreeParserCtxt(parser) }
+                    defer {
+                        // An entity declaration makes libxml2 build a document to hold it even
+                        // for SAX; freeing the parser does not free it.
+                        if let made = parser.pointee.myDoc { xmlFreeDoc(made) }
+                        xmlFreeParserCtxt(parser)
+                    }
                     _ = xmlCtxtUseOptions(parser, parserOptions)
                     collector.parser = parser
                     // The size fits: at most 2 MB. The result is the last error, which the
