@@ -2,7 +2,7 @@ import FuzzSupport
 import PriceWatchCore
 import PriceWatchProviders
 
-/// Yahoo's per-symbol headline feed (RSS through FoundationXML's XMLParser, libxml2). Beyond no
+/// Yahoo's per-symbol headline feed (RSS through libxml2's push parser, opened with dlopen). Beyond no
 /// crash: an answer is at most 200 headlines, each story once, with an http(s) link, a title of
 /// 1 to 300 characters and no control character in any text; an error is one malformed-response
 /// message that names the feed.
