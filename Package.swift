@@ -97,8 +97,13 @@ let package = Package(
             name: "PriceWatchSystemd",
             dependencies: ["PriceWatchCore", "CSystemd", .product(name: "Logging", package: "swift-log")]
         ),
+        // libxml2's push parser (headers from apt libxml2-dev, through a link in include/): the
+        // news feed's RSS reader's library, opened with dlopen when the first feed is read, so
+        // the daemon maps it (and never ICU) only if it reads news. Links only libdl.
+        .target(name: "CLibXML2", linkerSettings: [.linkedLibrary("dl")]),
         // Quote providers, one file per service; they reach the network only through `HTTPTransport`.
-        .target(name: "PriceWatchProviders", dependencies: ["PriceWatchCore"]),
+        // The news feed's RSS is read through CLibXML2.
+        .target(name: "PriceWatchProviders", dependencies: ["PriceWatchCore", "CLibXML2"]),
         // Notification sinks, one file per kind; they reach the network only through the core's ports,
         // except the MQTT sink, which holds its broker connection through libmosquitto.
         .target(
@@ -208,7 +213,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PriceWatchProvidersTests",
-            dependencies: ["PriceWatchProviders", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit"]
+            dependencies: ["PriceWatchProviders", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit",
+                           // The libxml2 loader's error path (pricewatch_libxml2_probe).
+                           "CLibXML2"]
         ),
         .testTarget(name: "PriceWatchCurlTests", dependencies: ["PriceWatchCurl", "PriceWatchCore", "PriceWatchTestKit"]),
         // Sinks against real receivers on loopback, and the shared sink conformance suite.

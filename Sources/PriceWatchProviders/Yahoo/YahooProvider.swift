@@ -22,6 +22,13 @@ public struct YahooProvider: QuoteProvider, SymbolSearching, ProviderLimits {
     /// Yahoo answers 429 to clients that do not look like a browser, whatever their rate.
     public static var defaultUserAgent: String { schema.field("user_agent")?.defaultValue?.stringValue ?? "" }
 
+    /// The headers of every request to Yahoo, the quote API's and the news feed's
+    /// (``YahooNewsFeed``): a browser's `User-Agent` (``defaultUserAgent`` unless `user_agent`
+    /// names another) and `Accept`. Kept in this one place so every Yahoo client sends the same.
+    public static func requestHeaders(userAgent: String? = nil, accept: String = "application/json") -> [HTTPHeader] {
+        [HTTPHeader("User-Agent", userAgent ?? defaultUserAgent), HTTPHeader("Accept", accept)]
+    }
+
     public let name: String
     public var maximumBatchSize: Int { Self.maximumBatchSize }
     /// The documented rate as the polling policy reads it from any provider.
@@ -42,7 +49,7 @@ public struct YahooProvider: QuoteProvider, SymbolSearching, ProviderLimits {
         self.name = name
         self.transport = transport
         self.baseURL = URLText.trimmedBase(baseURL ?? Self.defaultBaseURL)
-        self.headers = [HTTPHeader("User-Agent", userAgent ?? Self.defaultUserAgent), HTTPHeader("Accept", "application/json")]
+        self.headers = Self.requestHeaders(userAgent: userAgent)
         self.timeout = timeout
         self.now = now
         self.session = YahooSession(transport: transport,
