@@ -108,7 +108,7 @@ public struct DataHealth: Sendable, Hashable {
     /// Whether a quote's `marketState` means regular trading (or says nothing).
     public static func isTrading(_ marketState: String?) -> Bool {
         guard let marketState else { return true }
-        let state = marketState.uppercased()
+        let state = UppercaseText.uppercased(marketState)
         return state == "REGULAR" || state == "OPEN"
     }
 }

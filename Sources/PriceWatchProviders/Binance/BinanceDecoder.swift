@@ -81,12 +81,12 @@ public enum BinanceDecoder {
         var bySymbol: [String: Ticker] = [:]
         bySymbol.reserveCapacity(entries.count)
         for entry in entries {
-            if let symbol = entry.symbol.text { bySymbol[symbol.uppercased()] = entry }
+            if let symbol = entry.symbol.text { bySymbol[UppercaseText.uppercased(symbol)] = entry }
         }
         var answers: [String: Result<Quote, ProviderError>] = [:]
         answers.reserveCapacity(requested.count)
         for symbol in requested {
-            guard let entry = bySymbol[symbol.uppercased()] else {
+            guard let entry = bySymbol[UppercaseText.uppercased(symbol)] else {
                 answers[symbol] = .failure(ProviderError(.unknownSymbol, "binance does not list the symbol \(symbol)"))
                 continue
             }

@@ -38,12 +38,12 @@ public enum YahooQuoteDecoder {
         var byUpperSymbol: [String: YahooWire.QuoteEntry] = [:]
         byUpperSymbol.reserveCapacity(entries.count)
         for entry in entries {
-            if let symbol = entry.symbol.text { byUpperSymbol[symbol.uppercased()] = entry }
+            if let symbol = entry.symbol.text { byUpperSymbol[UppercaseText.uppercased(symbol)] = entry }
         }
         var answers: [String: Result<Quote, ProviderError>] = [:]
         answers.reserveCapacity(requested.count)
         for symbol in requested {
-            guard let entry = byUpperSymbol[symbol.uppercased()] else {
+            guard let entry = byUpperSymbol[UppercaseText.uppercased(symbol)] else {
                 answers[symbol] = .failure(ProviderError(.unknownSymbol, "yahoo does not know the symbol \(symbol)"))
                 continue
             }

@@ -222,6 +222,8 @@ public actor RuleEvaluator {
         defer { for (server, count) in acceptedBy { metrics.quoteAccepted(provider: server, count: count) } }
         // In time order, then by symbol: as ``PolledQuotes`` built them.
         let quotes = poll.quotes
+        report.acceptedSymbols.reserveCapacity(quotes.count)
+        accepted.reserveCapacity(quotes.count)
         for quote in quotes {
             let server = poll.servedBy[quote.symbol] ?? provider
             guard let source = engine.book.index(of: QuoteSource(provider: provider, symbol: quote.symbol)) else {

@@ -136,8 +136,14 @@ public struct ProviderPoller<C: Clock<Duration>>: Sendable {
         if consumers.count == 1, let only = consumers.first { return await only.receive(poll).acceptedSymbols }
         return await withTaskGroup(of: QuoteReceipt.self) { group in
             for consumer in consumers { group.addTask { await consumer.receive(poll) } }
+            // Grown from the largest receipt, not rebuilt from nothing: most consumers accept
+            // the same symbols, which are then found rather than inserted.
             var accepted: Set<String> = []
-            for await receipt in group { accepted.formUnion(receipt.acceptedSymbols) }
+            for await receipt in group {
+                var other = receipt.acceptedSymbols
+                if other.count > accepted.count { swap(&accepted, &other) }
+                if !other.isEmpty { accepted.formUnion(other) }
+            }
             return accepted
         }
     }
