@@ -10,6 +10,9 @@ public protocol DashboardSource: Sendable {
     func snapshot() async -> DashboardSnapshot
     /// Why polling or delivery is not alive, one reason a line; empty when both are.
     func healthProblems() async -> [String]
+    /// The alert log `query` selects, newest first, at most `limit` alerts (the page `/alerts`):
+    /// what `pricewatch alerts` lists for the same filters.
+    func alertLog(matching query: AlertQuery, limit: Int) async -> DashboardAlertLog
     /// Sets the metrics computed when scraped (outbox backlog and age, rules and symbols
     /// watched, build info) in `exporter`.
     func updateScrapedMetrics(_ exporter: MetricsExporter) async

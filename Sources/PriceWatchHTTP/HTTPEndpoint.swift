@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import struct PriceWatchCore.HTTPEndpointSettings
 import enum PriceWatchCore.PercentEncoding
+import struct PriceWatchCore.AlertQuery
 import ServiceLifecycle
 
 /// The daemon's HTTP endpoint (Hummingbird): the dashboard at `/`, its live sections and
@@ -92,6 +93,17 @@ public struct HTTPEndpoint: Service {
                                 body: ResponseBody(byteBuffer: ByteBuffer(string: SymbolPage.notWatched(symbol))))
             }
             return Self.html(page)
+        }
+        router.get("/alerts") { request, _ -> Response in
+            let parameters = request.uri.queryParameters
+            switch AlertsPage.query(symbol: parameters.get("symbol"), rule: parameters.get("rule"), status: parameters.get("status")) {
+            case .success(let query):
+                let log = await cache.alertLog(matching: query, limit: AlertsPage.limit)
+                return Self.html(AlertsPage.page(log, query: query))
+            case .failure(let problem):
+                return Response(status: .badRequest, headers: Self.htmlHeaders, body: ResponseBody(byteBuffer: ByteBuffer(
+                    string: AlertsPage.page(DashboardAlertLog(), query: AlertQuery(), problem: problem.description))))
+            }
         }
         router.get("/events") { _, _ -> Response in
             guard let stream = live.listen() else {

@@ -52,6 +52,21 @@ actor SnapshotCache {
         refreshing = nil
     }
 
+    /// The alert log `query` selects: read at most once per ``maximumAge`` for the same query
+    /// (the last query's answer is kept), on the endpoint's executor.
+    func alertLog(matching query: AlertQuery, limit: Int) async -> DashboardAlertLog {
+        let now = ContinuousClock.now
+        if let cachedLog, cachedLog.query == query, cachedLog.limit == limit, cachedLog.at.duration(to: now) < maximumAge {
+            return cachedLog.log
+        }
+        let source = self.source
+        let log = await Task(executorPreference: executor) { await source.alertLog(matching: query, limit: limit) }.value
+        cachedLog = (query, limit, ContinuousClock.now, log)
+        return log
+    }
+
+    private var cachedLog: (query: AlertQuery, limit: Int, at: ContinuousClock.Instant, log: DashboardAlertLog)?
+
     func snapshot() async -> DashboardSnapshot {
         let now = ContinuousClock.now
         if let cached, cached.at.duration(to: now) < maximumAge { return cached.snapshot }

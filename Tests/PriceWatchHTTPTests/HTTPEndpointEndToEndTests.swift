@@ -12,7 +12,7 @@ import Testing
     @Test func headIsAnsweredWhereverGetIsWithTheSameHeadersAndNoBody() async throws {
         let demo = try DashboardDaemon()
         try await demo.waitUntilListening()
-        for path in ["/", "/healthz", "/metrics", "/sections", "/events", "/symbol/AAPL"] {
+        for path in ["/", "/healthz", "/metrics", "/sections", "/events", "/symbol/AAPL", "/alerts"] {
             let head = try await RawHTTP.exchange(port: demo.port, method: "HEAD", path: path)
             #expect(head.status.hasPrefix("HTTP/1.1 "), "HEAD \(path): \(head.status)")
             #expect(!head.status.hasPrefix("HTTP/1.1 404"), "HEAD \(path): \(head.status)")
@@ -52,6 +52,14 @@ import Testing
         #expect(page.contains("<dt>Day range</dt>"))
         let dashboard = try #require(await demo.text("/"))
         #expect(dashboard.contains("<a href=\"symbol/AAPL\">AAPL</a>"))
+        // The alert log page, filtered as `pricewatch alerts` filters.
+        let alerts = try #require(await demo.text("/alerts?rule=aapl-above-225.5"))
+        #expect(alerts.contains("<td>aapl-above-225.5</td>"))
+        #expect(!alerts.contains("<td>aapl-below-224</td>"), "only the rule asked for")
+        #expect(alerts.contains("console: delivered") || alerts.contains("console: pending"))
+        let bad = try #require(await demo.request("/alerts?status=lost"))
+        #expect(bad.status == 400)
+        #expect(String(decoding: bad.body, as: UTF8.self).contains("status: expected one of pending, delivered, dead, silenced, found &quot;lost&quot;"))
         let missing = try #require(await demo.request("/symbol/NOPE"))
         #expect(missing.status == 404)
         #expect(String(decoding: missing.body, as: UTF8.self).contains("no rule watches the symbol NOPE"))

@@ -17,6 +17,7 @@ struct RenderedDashboardTests {
                                      now: Timestamp(seconds: 1_800_000_000))
         }
         func healthProblems() async -> [String] { [] }
+        func alertLog(matching query: AlertQuery, limit: Int) async -> DashboardAlertLog { DashboardAlertLog() }
         func updateScrapedMetrics(_ exporter: MetricsExporter) async {}
     }
 

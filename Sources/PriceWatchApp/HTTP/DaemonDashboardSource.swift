@@ -70,6 +70,20 @@ struct DaemonDashboardSource: DashboardSource {
         return snapshot
     }
 
+    func alertLog(matching query: AlertQuery, limit: Int) async -> DashboardAlertLog {
+        switch await ReadAlertLog.read(configPath: configPath, query: query, report: { _ in }) {
+        case .read(let log):
+            let lines = log.records.suffix(limit).reversed().map { record in
+                DashboardSnapshot.AlertLine(alert: record.alert, deliveries: record.deliveries.map { ($0.sink, $0.status.rawValue) })
+            }
+            return DashboardAlertLog(lines: Array(lines), matched: log.records.count, now: wallClock())
+        case .configurationFailed:
+            return DashboardAlertLog(readError: "the configuration on disk has errors; run pricewatch check", now: wallClock())
+        case .failed(let message):
+            return DashboardAlertLog(readError: "could not read the alert log: \(message)", now: wallClock())
+        }
+    }
+
     func healthProblems() async -> [String] {
         liveness.problems(at: wallClock())
     }
