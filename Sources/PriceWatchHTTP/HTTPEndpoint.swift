@@ -131,6 +131,14 @@ public struct HTTPEndpoint: Service {
             return Self.text(problems.joined(separator: "\n") + "\n", status: .serviceUnavailable)
         }
         if let silences {
+            router.get("/silences") { _, _ -> Response in
+                let now = silences.now()
+                do {
+                    return Self.html(SilencesPage.page(try await silences.active(at: now), now: now))
+                } catch {
+                    return Self.html(SilencesPage.page([], problem: "could not read the silences: \(error)", now: now))
+                }
+            }
             SilenceRoutes.add(to: router, silences: silences, tokenConfigured: settings.token != nil)
         }
         if let ingest {

@@ -58,6 +58,10 @@ import Testing
         #expect(listed.status == 0 && listed.standardOutput.contains("\"id\":\"\(id)\""), "\(listed.standardOutput)")
         let overHTTP = try #require(await send("/api/silences"))
         #expect(overHTTP.status == 200 && overHTTP.text.contains("\"id\":\"\(id)\""), "\(overHTTP.text)")
+        // The page lists it too (issue 26).
+        let page = try #require(await send("/silences"))
+        #expect(page.status == 200 && page.text.contains("<td class=\"id\">\(id)</td><td>rule x-crosses-15</td>"), "\(page.text)")
+        #expect(page.text.contains("<td>deploy</td>"))
 
         let badBodies: [(String, String)] = [
             (#"{"rule":5,"for":"1h"}"#, "rule: expected a string, found a number"),
