@@ -12,15 +12,18 @@ struct DashboardDaemon {
     let port: Int
     let transport = CurlHTTPTransport()
 
-    /// - Parameter http: the `[http]` table's lines other than `listen`.
-    init(http: String = "", listenHost: String = "127.0.0.1", environment: [String: String] = [:]) throws {
+    /// - Parameters:
+    ///   - http: the `[http]` table's lines other than `listen`.
+    ///   - rows: replay only the recorded file's first rows: after them the state stays as it is.
+    init(http: String = "", listenHost: String = "127.0.0.1", environment: [String: String] = [:], rows: Int? = nil) throws {
         directory = try TemporaryDirectory()
         port = try Self.freePort()
         let main = try String(contentsOfFile: RepositoryFiles.path("demo/pricewatch.toml"), encoding: .utf8)
         try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"\(listenHost):\(port)\"\n" + http)
         try directory.write("rules.d/aapl.toml", String(contentsOfFile: RepositoryFiles.path("demo/rules.d/aapl.toml"), encoding: .utf8))
+        let recorded = try String(contentsOfFile: RepositoryFiles.path("demo/data/aapl-1m-2024-10-02.csv"), encoding: .utf8)
         try directory.write("data/aapl-1m-2024-10-02.csv",
-                            String(contentsOfFile: RepositoryFiles.path("demo/data/aapl-1m-2024-10-02.csv"), encoding: .utf8))
+                            rows.map { recorded.split(separator: "\n").prefix($0 + 1).joined(separator: "\n") + "\n" } ?? recorded)
         daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path,
                                    environment: environment)
     }

@@ -66,6 +66,30 @@ import Testing
         #expect(try await demo.daemon.stop() == 0)
     }
 
+    /// Issue 26: one figure, one definition. With the replay at its end (four recorded rows),
+    /// the watchlist and the symbol page show the price and the change from the previous close
+    /// that `pricewatch watch --format json` prints for the same state.
+    @Test func thePagesShowTheFiguresOfWatch() async throws {
+        let demo = try DashboardDaemon(rows: 4)
+        try await demo.waitUntilListening()
+        // The fourth row: 224.89, previous close 226.21.
+        let watch = try await waitFor("watch to print the fourth row's price") { () async throws -> String? in
+            let result = try CommandRunner.run(["watch", "--config", "pricewatch.toml", "--format", "json"], in: demo.directory.path)
+            guard result.status == 0, let line = result.outputLines.first, line.contains("\"price\":224.89") else { return nil }
+            return line
+        }
+        #expect(watch.contains("\"change\":-0.58"), "\(watch)")
+        let page = try await waitFor("the watchlist to show the fourth row's price") { () async -> String? in
+            guard let page = await demo.text("/"), page.contains("<td class=\"price\">224.89</td>") else { return nil }
+            return page
+        }
+        #expect(page.contains("<td class=\"price\">224.89</td><td class=\"change down\">-0.58%</td>"), "the watchlist's figures")
+        let symbol = try #require(await demo.text("/symbol/AAPL"))
+        #expect(symbol.contains("<span class=\"price big\">224.89</span>"), "the symbol page's price")
+        #expect(symbol.contains("<span class=\"change down\">-0.58%</span>"), "the symbol page's change")
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
     @Test func theDashboardIsGzippedForClientsThatAcceptIt() async throws {
         let demo = try DashboardDaemon()
         try await demo.waitUntilListening()
