@@ -19,7 +19,7 @@ public enum DashboardPage {
         <style>\(style)</style>
         </head>
         <body>
-        <header><h1>pricewatch</h1><nav><a href="alerts">Alerts</a> · <a href="silences">Silences</a></nav><span id="live-state" class="muted">connecting…</span></header>
+        <header><h1>pricewatch</h1><nav><a href="alerts">Alerts</a> · <a href="portfolio">Portfolios</a> · <a href="silences">Silences</a></nav><span id="live-state" class="muted">connecting…</span></header>
         <main id="sections">
         \(sections(snapshot, live: live))
         </main>

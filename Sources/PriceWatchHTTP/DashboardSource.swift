@@ -13,6 +13,9 @@ public protocol DashboardSource: Sendable {
     /// The alert log `query` selects, newest first, at most `limit` alerts (the page `/alerts`):
     /// what `pricewatch alerts` lists for the same filters.
     func alertLog(matching query: AlertQuery, limit: Int) async -> DashboardAlertLog
+    /// The portfolio `name` (every portfolio when nil) valued at the latest recorded prices, as
+    /// `pricewatch portfolio` values it (the page `/portfolio/NAME`).
+    func portfolios(named name: String?) async -> DashboardPortfolios
     /// Sets the metrics computed when scraped (outbox backlog and age, rules and symbols
     /// watched, build info) in `exporter`.
     func updateScrapedMetrics(_ exporter: MetricsExporter) async

@@ -105,6 +105,14 @@ public struct HTTPEndpoint: Service {
                     string: AlertsPage.page(DashboardAlertLog(), query: AlertQuery(), problem: problem.description))))
             }
         }
+        for path in ["/portfolio", "/portfolio/:name"] {
+            router.get(RouterPath(stringLiteral: path)) { _, context -> Response in
+                let name = context.parameters.get("name").map { PercentEncoding.decoded(Substring($0)) }
+                let page = PortfolioPage.page(await cache.portfolios(named: name), name: name)
+                return Response(status: HTTPResponse.Status(code: page.status), headers: Self.htmlHeaders,
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
+            }
+        }
         router.get("/events") { _, _ -> Response in
             guard let stream = live.listen() else {
                 return Self.text("too many event streams; try again later\n", status: .serviceUnavailable)

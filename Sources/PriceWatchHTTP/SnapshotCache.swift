@@ -67,6 +67,21 @@ actor SnapshotCache {
 
     private var cachedLog: (query: AlertQuery, limit: Int, at: ContinuousClock.Instant, log: DashboardAlertLog)?
 
+    /// The portfolios valued for `name` (nil: all): at most once per ``maximumAge`` for the
+    /// same name (the last name's answer is kept), on the endpoint's executor.
+    func portfolios(named name: String?) async -> DashboardPortfolios {
+        let now = ContinuousClock.now
+        if let cachedPortfolios, cachedPortfolios.name == name, cachedPortfolios.at.duration(to: now) < maximumAge {
+            return cachedPortfolios.portfolios
+        }
+        let source = self.source
+        let portfolios = await Task(executorPreference: executor) { await source.portfolios(named: name) }.value
+        cachedPortfolios = (name, ContinuousClock.now, portfolios)
+        return portfolios
+    }
+
+    private var cachedPortfolios: (name: String?, at: ContinuousClock.Instant, portfolios: DashboardPortfolios)?
+
     func snapshot() async -> DashboardSnapshot {
         let now = ContinuousClock.now
         if let cached, cached.at.duration(to: now) < maximumAge { return cached.snapshot }

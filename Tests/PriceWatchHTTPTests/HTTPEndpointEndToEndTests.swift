@@ -90,6 +90,42 @@ import Testing
         #expect(try await demo.daemon.stop() == 0)
     }
 
+    /// Issue 26: a portfolio's page shows the figures `pricewatch portfolio` prints for the
+    /// same state (the demo replayed to its fourth row, 224.89); an unknown name is a 404
+    /// naming the portfolios there are.
+    @Test func thePortfolioPageShowsTheFiguresOfPortfolio() async throws {
+        let demo = try DashboardDaemon(rows: 4)
+        try demo.directory.write("portfolios.d/core.toml",
+                                 "currency = \"USD\"\n[[lot]]\nsymbol = \"AAPL\"\nquantity = 10\nprice = 200\ncurrency = \"USD\"\ndate = 2024-01-02\n")
+        _ = chmod(demo.directory.file("portfolios.d/core.toml"), 0o640)
+        try await demo.waitUntilListening()
+        let text = try await waitFor("portfolio to value AAPL at the fourth row's price") { () async throws -> String? in
+            let result = try CommandRunner.run(["portfolio", "core", "--config", "pricewatch.toml"], in: demo.directory.path)
+            guard result.status == 0, result.standardOutput.contains("224.89") else { return nil }
+            return result.standardOutput
+        }
+        // 10 x 224.89 = 2,248.90 against a cost of 2,000.00; the recorded price is of 2024, so
+        // both leave it out of the totals as stale.
+        #expect(text.contains("AAPL    10        USD  2000.00  224.89  2248.90  -13.20  248.90      +12.45%  2248.90"), "\(text)")
+        #expect(text.contains("not in the totals: AAPL: stale price of 2024-10-02T13:33:00Z (replay)"), "\(text)")
+        #expect(text.contains("total value 0.00 USD; cost 0.00; unrealised 0.00"), "\(text)")
+        let page = try await waitFor("the page to value AAPL at the same price") { () async -> String? in
+            guard let page = await demo.text("/portfolio/core"), page.contains("224.89") else { return nil }
+            return page
+        }
+        #expect(page.contains("<td>2000.00 USD</td><td class=\"price\">224.89</td><td>2248.90</td><td>-13.20</td>"
+                              + "<td class=\"up\">248.90</td><td class=\"up\">+12.45%</td><td>2248.90</td>"), "the row of portfolio")
+        #expect(page.contains("not in the totals: AAPL: stale price of 2024-10-02T13:33:00Z (replay)"))
+        #expect(page.contains("<dt>Value</dt><dd>0.00</dd>"), "the total of portfolio")
+        #expect(page.contains("<a href=\"../symbol/AAPL\">AAPL</a>"))
+        let all = try #require(await demo.text("/portfolio"))
+        #expect(all.contains("<a href=\"symbol/AAPL\">AAPL</a>"))
+        let unknown = try #require(await demo.request("/portfolio/nope"))
+        #expect(unknown.status == 404)
+        #expect(String(decoding: unknown.body, as: UTF8.self).contains("no portfolio named nope; portfolios: <a href=\"core\">core</a>"))
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
     @Test func theDashboardIsGzippedForClientsThatAcceptIt() async throws {
         let demo = try DashboardDaemon()
         try await demo.waitUntilListening()

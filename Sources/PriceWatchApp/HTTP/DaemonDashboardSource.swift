@@ -84,6 +84,16 @@ struct DaemonDashboardSource: DashboardSource {
         }
     }
 
+    func portfolios(named name: String?) async -> DashboardPortfolios {
+        switch await ValuePortfolio.run(configPath: configPath, environment: environment, name: name, rates: nil, ratesURL: nil,
+                                        now: wallClock(), report: { _ in }) {
+        case .valued(let valuations): .valued(valuations)
+        case .unknownPortfolio(let available): .unknown(available: available)
+        case .configurationFailed: .failed("the configuration on disk has errors; run pricewatch check")
+        case .failed(let message): .failed(message)
+        }
+    }
+
     func healthProblems() async -> [String] {
         liveness.problems(at: wallClock())
     }

@@ -53,7 +53,9 @@ public enum PortfolioRendering {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func rateText(_ rate: ExchangeRate?, _ from: String, _ to: String) -> String {
+    /// ` (1 USD = 0.92 EUR, ecb 2026-11-26T15:00:00Z)` after an amount converted from `from` to
+    /// `to`, what is missing, or nothing when the currencies are the same.
+    public static func rateText(_ rate: ExchangeRate?, _ from: String, _ to: String) -> String {
         guard from != to else { return "" }
         guard let rate else { return " (no rate from \(from) to \(to))" }
         return " (1 \(from) = \(rate.rate) \(to), \(rate.source) \(rate.time.rfc3339))"

@@ -1,0 +1,12 @@
+import PriceWatchCore
+
+/// What `/portfolio/NAME` shows: the valuations `pricewatch portfolio` computes for the same
+/// state, or why there are none.
+public enum DashboardPortfolios: Sendable {
+    /// The valuations (one, for a page of one portfolio).
+    case valued([PortfolioValuation])
+    /// No portfolio has the name asked for; the names there are.
+    case unknown(available: [String])
+    /// The configuration or the state could not be read: for one line.
+    case failed(String)
+}

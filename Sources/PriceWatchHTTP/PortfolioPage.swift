@@ -1,0 +1,122 @@
+import PriceWatchCore
+import PriceWatchPresentation
+
+/// A portfolio's page (`/portfolio/NAME`, or `/portfolio` for all of them): each position's
+/// quantity, cost, price, value, day change, unrealised profit and its percent, its value in
+/// the home currency and its weight (as a bar), the cash, the rates used and the totals: the
+/// figures of `pricewatch portfolio` for the same state, with the same rounding
+/// (``PortfolioRendering``). Positions left out of the totals say why.
+public enum PortfolioPage {
+    /// The page for `portfolios` as read for `name` (nil: all).
+    public static func page(_ portfolios: DashboardPortfolios, name: String?) -> (status: Int, html: String) {
+        var status = 200
+        var body = ""
+        switch portfolios {
+        case .valued(let valuations) where valuations.isEmpty:
+            body = "<p class=\"muted\">no portfolio in portfolios.d (docs/portfolios.md)</p>\n"
+        case .valued(let valuations):
+            body = valuations.map { section($0, root: name == nil ? "" : "../") }.joined()
+        case .unknown(let available):
+            status = 404
+            let known = available.isEmpty ? "portfolios.d has none"
+                : "portfolios: " + available.map { "<a href=\"\(HTMLText.escaped(PercentEncoding.encoded($0)))\">\(HTMLText.escaped($0))</a>" }
+                    .joined(separator: ", ")
+            body = "<p class=\"problem\">no portfolio named \(HTMLText.escaped(name ?? "")); \(known)</p>\n"
+        case .failed(let message):
+            status = 503
+            body = "<p class=\"problem\">\(HTMLText.escaped(message))</p>\n"
+        }
+        let title = name.map { "Portfolio \($0)" } ?? "Portfolios"
+        // From /portfolio/NAME the dashboard is one level up; from /portfolio, beside it.
+        let home = name == nil ? "./" : "../"
+        let html = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark">
+            <link rel="icon" href="data:,">
+            <title>\(HTMLText.escaped(title)) · pricewatch</title>
+            <style>\(DashboardPage.style)\(AlertsPage.style)\(style)</style>
+            </head>
+            <body>
+            <header><a href="\(home)" class="home">pricewatch</a><h1>\(HTMLText.escaped(title))</h1></header>
+            <main>
+            \(body)</main>
+            <script>\(AlertsPage.script)</script>
+            </body>
+            </html>
+
+            """
+        return (status, html)
+    }
+
+    /// One portfolio; `root` leads from the page to the endpoint's root (for symbol links).
+    static func section(_ valuation: PortfolioValuation, root: String) -> String {
+        let home = valuation.currency
+        func money(_ value: ExactDecimal?, _ currency: String) -> String { HTMLText.escaped(PortfolioRendering.money(value, currency)) }
+        var html = "<section class=\"portfolio\" id=\"portfolio-\(HTMLText.escaped(valuation.name))\">"
+            + "<h2>\(HTMLText.escaped(valuation.name)) <span class=\"muted\">in \(HTMLText.escaped(home)), at "
+            + "<time datetime=\"\(HTMLText.escaped(valuation.time.rfc3339))\">\(HTMLText.escaped(valuation.time.dayMonthText()))</time></span></h2>\n"
+        html += "<dl class=\"totals\">"
+            + total("Value", money(valuation.totalValue, home)) + total("Cost", money(valuation.totalCost, home))
+            + total("Unrealised", money(valuation.totalUnrealised, home)) + total("Realised", money(valuation.totalRealised, home))
+            + total("Day", money(valuation.totalDayChange, home)) + "</dl>\n"
+        html += "<table><thead><tr>" + ["Symbol", "Quantity", "Cost", "Price", "Value", "Day", "Unrealised", "P&L %", home, "Weight", "Priced"]
+            .map { "<th scope=\"col\">\(HTMLText.escaped($0))</th>" }.joined() + "</tr></thead><tbody>\n"
+        for position in valuation.positions {
+            let currency = position.currency
+            let weight = position.weight.map { ratio -> String in
+                let percent = PaperRendering.percentText(ratio).replacingOccurrences(of: "+", with: "")
+                // A bar of up to 5rem for 100%.
+                let tenths = Int((max(0, min(1, ratio)) * 50).rounded())
+                return "<span class=\"bar\" style=\"width:\(tenths / 10).\(tenths % 10)rem\"></span> \(HTMLText.escaped(percent))"
+            } ?? "–"
+            let priced = position.price.map {
+                "<time datetime=\"\(HTMLText.escaped($0.time.rfc3339))\">\(HTMLText.escaped($0.time.dayMonthText()))</time> \(HTMLText.escaped($0.provider))"
+            } ?? "–"
+            let ratio = position.unrealisedRatio
+            let css = (ratio ?? 0) > 0 ? "up" : (ratio ?? 0) < 0 ? "down" : "flat"
+            html += "<tr\(position.excluded == nil ? "" : " class=\"excluded\"")>"
+                + "<td><a href=\"\(root)symbol/\(HTMLText.escaped(PercentEncoding.encoded(position.symbol)))\">"
+                + "\(HTMLText.escaped(position.symbol))</a></td>"
+                + "<td>\(HTMLText.escaped(position.quantity.description))</td>"
+                + "<td>\(money(position.cost, currency)) \(HTMLText.escaped(currency))</td>"
+                + "<td class=\"price\">\(money(position.unitPrice, currency))</td>"
+                + "<td>\(money(position.value, currency))</td><td>\(money(position.dayChange, currency))</td>"
+                + "<td class=\"\(css)\">\(money(position.unrealised, currency))</td>"
+                + "<td class=\"\(css)\">\(HTMLText.escaped(PaperRendering.percentText(ratio)))</td>"
+                + "<td>\(money(position.homeValue, home))</td><td class=\"weight\">\(weight)</td><td>\(priced)</td></tr>\n"
+        }
+        html += "</tbody></table>\n"
+        for entry in valuation.cash {
+            html += "<p>cash \(HTMLText.escaped(entry.currency)) \(money(entry.amount, entry.currency)) = \(money(entry.homeAmount, home)) "
+                + "\(HTMLText.escaped(home))\(HTMLText.escaped(PortfolioRendering.rateText(entry.rate, entry.currency, home)))</p>\n"
+        }
+        for position in valuation.positions {
+            if let excluded = position.excluded {
+                html += "<p class=\"problem\">not in the totals: \(HTMLText.escaped(position.symbol)): \(HTMLText.escaped(excluded))</p>\n"
+            }
+        }
+        for entry in valuation.cash {
+            if let excluded = entry.excluded {
+                html += "<p class=\"problem\">not in the totals: cash \(HTMLText.escaped(entry.currency)): \(HTMLText.escaped(excluded))</p>\n"
+            }
+        }
+        return html + "<p class=\"muted\">The value over time is not drawn yet: the daemon does not record a daily valuation.</p></section>\n"
+    }
+
+    private static func total(_ name: String, _ value: String) -> String {
+        "<div><dt>\(HTMLText.escaped(name))</dt><dd>\(value)</dd></div>"
+    }
+
+    static let style = """
+        .totals{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.5rem 1rem;margin:.5rem 0}
+        .totals dt{color:var(--muted);font-size:.85rem}.totals dd{margin:0;font-weight:600;font-variant-numeric:tabular-nums}
+        .weight{white-space:nowrap}.bar{display:inline-block;height:.6rem;background:var(--muted);border-radius:2px;vertical-align:middle;}
+        .excluded td{color:var(--muted)}
+        @media (max-width:600px){.portfolio thead{display:none}.portfolio table,.portfolio tbody,.portfolio tr,.portfolio td{display:block}
+        .portfolio tr{border-bottom:1px solid var(--line);padding:.4rem 0}.portfolio td{border:0;padding:.1rem 0}}
+        """
+}
