@@ -31,26 +31,8 @@ public enum AlertsPage {
 
     /// The page for `log`, selected by `query` (shown in the form); `problem` is a filter error.
     public static func page(_ log: DashboardAlertLog, query: AlertQuery, problem: String? = nil) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="color-scheme" content="light dark">
-        <link rel="icon" href="data:,">
-        <title>Alerts · pricewatch</title>
-        <style>\(DashboardPage.style)\(style)</style>
-        </head>
-        <body>
-        <header><a href="./" class="home">pricewatch</a><h1>Alerts</h1></header>
-        <main>
-        \(form(query))\(problem.map { "<p class=\"problem\">\(HTMLText.escaped($0))</p>\n" } ?? "")\(table(log))</main>
-        <script>\(script)</script>
-        </body>
-        </html>
-
-        """
+        PageShell.html(title: "Alerts · pricewatch", heading: "Alerts", home: "./", style: style,
+                       main: form(query) + (problem.map { "<p class=\"problem\">\(HTMLText.escaped($0))</p>\n" } ?? "") + table(log))
     }
 
     static func form(_ query: AlertQuery) -> String {
@@ -94,19 +76,9 @@ public enum AlertsPage {
     }
 
     static let style = """
-        .home{color:inherit;font-weight:600;text-decoration:none}
         .filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end;margin:.5rem 0}
         .filters input,.filters select,.filters button{font:inherit;padding:.2rem .4rem}
         @media (max-width:600px){#alerts thead{display:none}#alerts table,#alerts tbody,#alerts tr,#alerts td{display:block}
         #alerts tr{border-bottom:1px solid var(--line);padding:.4rem 0}#alerts td{border:0;padding:.1rem 0}}
-        """
-
-    /// Times in the viewer's zone; nothing else needs a script.
-    static let script = """
-        (function(){
-          if(!window.Intl){return;}
-          var local=new Intl.DateTimeFormat(undefined,{day:'numeric',month:'short',hour:'2-digit',minute:'2-digit',hourCycle:'h23',timeZoneName:'short'});
-          document.querySelectorAll('time[datetime]').forEach(function(t){var d=new Date(t.getAttribute('datetime'));if(!isNaN(d)){t.textContent=local.format(d);}});
-        })();
         """
 }

@@ -7,27 +7,10 @@ import PriceWatchCore
 public enum DashboardPage {
     /// The whole page.
     public static func page(_ snapshot: DashboardSnapshot, live: LiveQuotes) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="color-scheme" content="light dark">
-        <link rel="icon" href="data:,">
-        <title>pricewatch</title>
-        <style>\(style)</style>
-        </head>
-        <body>
-        <header><h1>pricewatch</h1><nav><a href="alerts">Alerts</a> · <a href="portfolio">Portfolios</a> · <a href="silences">Silences</a></nav><span id="live-state" class="muted">connecting…</span></header>
-        <main id="sections">
-        \(sections(snapshot, live: live))
-        </main>
-        <script>\(script)</script>
-        </body>
-        </html>
-
-        """
+        PageShell.html(title: "pricewatch", heading: "pricewatch", home: nil,
+                       headerExtra: "<nav><a href=\"alerts\">Alerts</a> · <a href=\"portfolio\">Portfolios</a> · "
+                           + "<a href=\"silences\">Silences</a></nav><span id=\"live-state\" class=\"muted\">connecting…</span>",
+                       main: sections(snapshot, live: live), mainID: "sections", script: script)
     }
 
     /// The live sections: watchlist, rules, recent alerts, health.
@@ -159,14 +142,7 @@ public enum DashboardPage {
         (function(){
           var state=document.getElementById('live-state');
           var pending=null;
-          // Times in the viewer's zone, with the zone shown: '26 Nov, 13:09 CET'.
-          var local=window.Intl?new Intl.DateTimeFormat(undefined,{day:'numeric',month:'short',hour:'2-digit',minute:'2-digit',hourCycle:'h23',timeZoneName:'short'}):null;
-          function localTime(text){var d=new Date(text);return local&&!isNaN(d)?local.format(d):text;}
-          function localTimes(){
-            if(!local){return;}
-            document.querySelectorAll('time[datetime]').forEach(function(t){t.textContent=localTime(t.getAttribute('datetime'));});
-          }
-          localTimes();
+        """ + PageShell.localTimeFunctions + """
           function refresh(){
             if(pending){return;}
             pending=setTimeout(function(){

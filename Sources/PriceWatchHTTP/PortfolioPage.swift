@@ -29,26 +29,8 @@ public enum PortfolioPage {
         let title = name.map { "Portfolio \($0)" } ?? "Portfolios"
         // From /portfolio/NAME the dashboard is one level up; from /portfolio, beside it.
         let home = name == nil ? "./" : "../"
-        let html = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="color-scheme" content="light dark">
-            <link rel="icon" href="data:,">
-            <title>\(HTMLText.escaped(title)) · pricewatch</title>
-            <style>\(DashboardPage.style)\(AlertsPage.style)\(style)</style>
-            </head>
-            <body>
-            <header><a href="\(home)" class="home">pricewatch</a><h1>\(HTMLText.escaped(title))</h1></header>
-            <main>
-            \(body)</main>
-            <script>\(AlertsPage.script)</script>
-            </body>
-            </html>
-
-            """
+        let html = PageShell.html(title: "\(title) · pricewatch", heading: title, home: home,
+                                  style: style, main: body)
         return (status, html)
     }
 

@@ -29,26 +29,7 @@ public enum SilencesPage {
         }
         body += "<p class=\"muted\">Make and end silences with <code>pricewatch silence</code> or <code>/api/silences</code> "
             + "(with the endpoint's token): see docs/silences.md.</p></section>\n"
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="color-scheme" content="light dark">
-            <link rel="icon" href="data:,">
-            <title>Silences · pricewatch</title>
-            <style>\(DashboardPage.style)\(AlertsPage.style)\(style)</style>
-            </head>
-            <body>
-            <header><a href="./" class="home">pricewatch</a><h1>Silences</h1></header>
-            <main>
-            \(body)</main>
-            <script>\(AlertsPage.script)</script>
-            </body>
-            </html>
-
-            """
+        return PageShell.html(title: "Silences · pricewatch", heading: "Silences", home: "./", style: style, main: body)
     }
 
     static let style = """

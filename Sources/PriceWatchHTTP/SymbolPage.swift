@@ -17,45 +17,17 @@ public enum SymbolPage {
     /// The page of `symbol`, nil when no rule watches it.
     public static func page(_ symbol: String, snapshot: DashboardSnapshot, live: LiveQuotes) -> String? {
         guard let entry = snapshot.symbols.first(where: { $0.symbol == symbol }) else { return nil }
-        let name = HTMLText.escaped(symbol)
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="color-scheme" content="light dark">
-            <link rel="icon" href="data:,">
-            <title>\(name) · pricewatch</title>
-            <style>\(DashboardPage.style)\(style)</style>
-            </head>
-            <body data-symbol="\(name)">
-            <header><a href="../" class="home">pricewatch</a><h1>\(name)</h1><span id="live-state" class="muted">connecting…</span></header>
-            <main id="sections">
-            \(sections(entry, snapshot: snapshot, live: live))
-            </main>
-            <script>\(script)</script>
-            </body>
-            </html>
-
-            """
+        return PageShell.html(title: "\(symbol) · pricewatch", heading: symbol, home: "../", style: style,
+                              headerExtra: "<span id=\"live-state\" class=\"muted\">connecting…</span>",
+                              bodyAttributes: " data-symbol=\"\(HTMLText.escaped(symbol))\"",
+                              main: sections(entry, snapshot: snapshot, live: live), mainID: "sections", script: script)
     }
 
     /// The page for a symbol no rule watches (served with 404).
     public static func notWatched(_ symbol: String) -> String {
-        let name = HTMLText.escaped(symbol)
-        return """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="color-scheme" content="light dark"><link rel="icon" href="data:,">
-            <title>\(name) · pricewatch</title><style>\(DashboardPage.style)</style></head>
-            <body><header><a href="../" class="home">pricewatch</a></header>
-            <main><p class="problem">no rule watches the symbol \(name); the watchlist lists the symbols that have a page</p></main>
-            </body>
-            </html>
-
-            """
+        PageShell.html(title: "\(symbol) · pricewatch", heading: "", home: "../",
+                       main: "<p class=\"problem\">no rule watches the symbol \(HTMLText.escaped(symbol)); "
+                           + "the watchlist lists the symbols that have a page</p>\n")
     }
 
     static func sections(_ entry: DashboardSnapshot.Symbol, snapshot: DashboardSnapshot, live: LiveQuotes) -> String {
@@ -181,7 +153,7 @@ public enum SymbolPage {
     }
 
     static let style = """
-        .home{color:inherit;font-weight:600;text-decoration:none}.big{font-size:1.6rem}
+        .big{font-size:1.6rem}
         .quote-line{display:flex;flex-wrap:wrap;align-items:baseline;gap:.5rem;margin:.75rem 0}
         .chart-figure{margin:0}.chart{display:block;max-width:100%;height:auto}.chart-dark{display:none}
         @media (prefers-color-scheme: dark){.chart-light{display:none}.chart-dark{display:block}}
@@ -200,13 +172,7 @@ public enum SymbolPage {
           var state=document.getElementById('live-state');
           var symbol=document.body.getAttribute('data-symbol');
           var pending=null;
-          var local=window.Intl?new Intl.DateTimeFormat(undefined,{day:'numeric',month:'short',hour:'2-digit',minute:'2-digit',hourCycle:'h23',timeZoneName:'short'}):null;
-          function localTime(text){var d=new Date(text);return local&&!isNaN(d)?local.format(d):text;}
-          function localTimes(){
-            if(!local){return;}
-            document.querySelectorAll('time[datetime]').forEach(function(t){t.textContent=localTime(t.getAttribute('datetime'));});
-          }
-          localTimes();
+        """ + PageShell.localTimeFunctions + """
           function refresh(){
             if(pending){return;}
             pending=setTimeout(function(){

@@ -181,6 +181,7 @@ import Testing
         #expect(payload["id"] as? String == id)
         #expect(payload["kind"] as? String == "external")
         #expect(payload["text"] as? String == body)
-        #expect(try await second.stop() == 0)
+        // Seen failing once under a full suite's load, not since: its standard error says why next time.
+        #expect(try await second.stop() == 0, "the restarted daemon's standard error ends: \(second.errorLines.suffix(15))")
     }
 }

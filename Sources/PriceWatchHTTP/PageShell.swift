@@ -1,0 +1,53 @@
+import PriceWatchCore
+
+/// The frame every page of the endpoint shares: the document head (viewport, colour schemes,
+/// no external asset), the dashboard's style plus the page's own, a header with the link to
+/// the dashboard, the page's main content and its script.
+enum PageShell {
+    /// A whole page. `home` leads from the page to the dashboard (`./`, `../`); nil on the
+    /// dashboard itself, whose header is its title.
+    static func html(title: String, heading: String, home: String?, style: String = "", headerExtra: String = "",
+                     bodyAttributes: String = "", main: String, mainID: String? = nil, script: String = localTimesScript) -> String {
+        let homeLink = home.map { "<a href=\"\($0)\" class=\"home\">pricewatch</a>" } ?? ""
+        let headingText = heading.isEmpty ? "" : "<h1>\(HTMLText.escaped(heading))</h1>"
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta name="color-scheme" content="light dark">
+            <link rel="icon" href="data:,">
+            <title>\(HTMLText.escaped(title))</title>
+            <style>\(DashboardPage.style)\(commonStyle)\(style)</style>
+            </head>
+            <body\(bodyAttributes)>
+            <header>\(homeLink)\(headingText)\(headerExtra)</header>
+            <main\(mainID.map { " id=\"\($0)\"" } ?? "")>
+            \(main)</main>
+            <script>\(script)</script>
+            </body>
+            </html>
+
+            """
+    }
+
+    static let commonStyle = """
+        .home{color:inherit;font-weight:600;text-decoration:none}
+        """
+
+    /// Shows every `<time datetime>` in the viewer's zone with the zone named (`26 Nov, 13:09
+    /// CET`); `localTime` and `localTimes` are there for a page's own script to use.
+    static let localTimeFunctions = """
+          var local=window.Intl?new Intl.DateTimeFormat(undefined,{day:'numeric',month:'short',hour:'2-digit',minute:'2-digit',hourCycle:'h23',timeZoneName:'short'}):null;
+          function localTime(text){var d=new Date(text);return local&&!isNaN(d)?local.format(d):text;}
+          function localTimes(){
+            if(!local){return;}
+            document.querySelectorAll('time[datetime]').forEach(function(t){t.textContent=localTime(t.getAttribute('datetime'));});
+          }
+          localTimes();
+        """
+
+    /// The script of a page that needs nothing but its times in the viewer's zone.
+    static let localTimesScript = "(function(){\n" + localTimeFunctions + "})();\n"
+}
