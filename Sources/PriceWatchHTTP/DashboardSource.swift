@@ -16,6 +16,9 @@ public protocol DashboardSource: Sendable {
     /// The portfolio `name` (every portfolio when nil) valued at the latest recorded prices, as
     /// `pricewatch portfolio` values it (the page `/portfolio/NAME`).
     func portfolios(named name: String?) async -> DashboardPortfolios
+    /// Every market of the loaded trading calendars at this moment (the page `/markets`), as
+    /// `pricewatch market` lists them; empty without calendars.
+    func marketOverview() async -> [DashboardMarket]
     /// Sets the metrics computed when scraped (outbox backlog and age, rules and symbols
     /// watched, build info) in `exporter`.
     func updateScrapedMetrics(_ exporter: MetricsExporter) async

@@ -113,6 +113,9 @@ public struct HTTPEndpoint: Service {
                                 body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
             }
         }
+        router.get("/markets") { _, _ -> Response in
+            Self.html(MarketsPage.page(await source.marketOverview(), snapshot: await cache.snapshot(), live: live))
+        }
         router.get("/events") { _, _ -> Response in
             guard let stream = live.listen() else {
                 return Self.text("too many event streams; try again later\n", status: .serviceUnavailable)

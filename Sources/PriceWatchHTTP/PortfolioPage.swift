@@ -11,9 +11,13 @@ public enum PortfolioPage {
     public static func page(_ portfolios: DashboardPortfolios, name: String?) -> (status: Int, html: String) {
         var status = 200
         var body = ""
+        let none = "<p class=\"muted\">no portfolio in portfolios.d (docs/portfolios.md)</p>\n"
         switch portfolios {
-        case .valued(let valuations) where valuations.isEmpty:
-            body = "<p class=\"muted\">no portfolio in portfolios.d (docs/portfolios.md)</p>\n"
+        case .valued([]):
+            body = none
+        case .unknown where name == nil:
+            // Asked for every portfolio and there is none: an empty page, not a missing one.
+            body = none
         case .valued(let valuations):
             body = valuations.map { section($0, root: name == nil ? "" : "../") }.joined()
         case .unknown(let available):

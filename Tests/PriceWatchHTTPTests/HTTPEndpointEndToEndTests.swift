@@ -12,7 +12,7 @@ import Testing
     @Test func headIsAnsweredWhereverGetIsWithTheSameHeadersAndNoBody() async throws {
         let demo = try DashboardDaemon()
         try await demo.waitUntilListening()
-        for path in ["/", "/healthz", "/metrics", "/sections", "/events", "/symbol/AAPL", "/alerts"] {
+        for path in ["/", "/healthz", "/metrics", "/sections", "/events", "/symbol/AAPL", "/alerts", "/markets", "/portfolio", "/silences"] {
             let head = try await RawHTTP.exchange(port: demo.port, method: "HEAD", path: path)
             #expect(head.status.hasPrefix("HTTP/1.1 "), "HEAD \(path): \(head.status)")
             #expect(!head.status.hasPrefix("HTTP/1.1 404"), "HEAD \(path): \(head.status)")
@@ -52,6 +52,8 @@ import Testing
         #expect(page.contains("<dt>Day range</dt>"))
         let dashboard = try #require(await demo.text("/"))
         #expect(dashboard.contains("<a href=\"symbol/AAPL\">AAPL</a>"))
+        let markets = try #require(await demo.text("/markets"))
+        #expect(markets.contains("<a href=\"symbol/AAPL\">AAPL</a>"), "the markets page lists the watched symbol")
         // The alert log page, filtered as `pricewatch alerts` filters.
         let alerts = try #require(await demo.text("/alerts?rule=aapl-above-225.5"))
         #expect(alerts.contains("<td>aapl-above-225.5</td>"))

@@ -19,6 +19,7 @@ struct RenderedDashboardTests {
         func healthProblems() async -> [String] { [] }
         func alertLog(matching query: AlertQuery, limit: Int) async -> DashboardAlertLog { DashboardAlertLog() }
         func portfolios(named name: String?) async -> DashboardPortfolios { .valued([]) }
+        func marketOverview() async -> [DashboardMarket] { [] }
         func updateScrapedMetrics(_ exporter: MetricsExporter) async {}
     }
 

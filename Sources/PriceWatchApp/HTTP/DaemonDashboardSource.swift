@@ -14,7 +14,8 @@ struct DaemonDashboardSource: DashboardSource {
     let configPath: String
     let environment: [String: String]
     let liveness: DaemonLiveness
-    let markets: any MarketHours
+    /// The daemon's trading calendars: market status of each symbol, and the markets page.
+    let markets: MarketCalendars
     /// The day's sparkline from stored candles; nil: from the quotes received since start.
     let history: (any PriceHistoryReader)?
     /// The newest quotes with their previous close (the change); nil: the change shows `–`.
@@ -91,6 +92,12 @@ struct DaemonDashboardSource: DashboardSource {
         case .unknownPortfolio(let available): .unknown(available: available)
         case .configurationFailed: .failed("the configuration on disk has errors; run pricewatch check")
         case .failed(let message): .failed(message)
+        }
+    }
+
+    func marketOverview() async -> [DashboardMarket] {
+        ShowMarkets.overview(markets, now: wallClock()).map {
+            DashboardMarket(code: $0.market.rawValue, name: $0.name, timeZone: $0.timeZone, status: $0.status)
         }
     }
 
