@@ -8,7 +8,7 @@ public enum DashboardPage {
     /// The whole page.
     public static func page(_ snapshot: DashboardSnapshot, live: LiveQuotes) -> String {
         PageShell.html(title: "pricewatch", heading: "pricewatch", home: nil,
-                       headerExtra: "<nav><a href=\"markets\">Markets</a> · <a href=\"alerts\">Alerts</a> · <a href=\"portfolio\">Portfolios</a> · "
+                       headerExtra: "<nav><a href=\"markets\">Markets</a> · <a href=\"alerts\">Alerts</a> · <a href=\"portfolio\">Portfolios</a> · <a href=\"paper\">Paper</a> · "
                            + "<a href=\"silences\">Silences</a></nav><span id=\"live-state\" class=\"muted\">connecting…</span>",
                        main: sections(snapshot, live: live), mainID: "sections", script: script)
     }

@@ -16,6 +16,9 @@ public protocol DashboardSource: Sendable {
     /// The portfolio `name` (every portfolio when nil) valued at the latest recorded prices, as
     /// `pricewatch portfolio` values it (the page `/portfolio/NAME`).
     func portfolios(named name: String?) async -> DashboardPortfolios
+    /// The paper-trading leaderboard (`account` nil) or one account's statement and daily
+    /// equity, as `pricewatch paper` reports them (the pages `/paper` and `/paper/NAME`).
+    func paper(account: String?) async -> DashboardPaper
     /// Every market of the loaded trading calendars at this moment (the page `/markets`), as
     /// `pricewatch market` lists them; empty without calendars.
     func marketOverview() async -> [DashboardMarket]

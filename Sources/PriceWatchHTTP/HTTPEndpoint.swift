@@ -113,6 +113,14 @@ public struct HTTPEndpoint: Service {
                                 body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
             }
         }
+        for path in ["/paper", "/paper/:account"] {
+            router.get(RouterPath(stringLiteral: path)) { _, context -> Response in
+                let account = context.parameters.get("account").map { PercentEncoding.decoded(Substring($0)) }
+                let page = PaperPage.page(await cache.paper(account: account), account: account)
+                return Response(status: HTTPResponse.Status(code: page.status), headers: Self.htmlHeaders,
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
+            }
+        }
         router.get("/markets") { _, _ -> Response in
             Self.html(MarketsPage.page(await source.marketOverview(), snapshot: await cache.snapshot(), live: live))
         }

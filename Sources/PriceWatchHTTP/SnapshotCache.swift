@@ -52,35 +52,35 @@ actor SnapshotCache {
         refreshing = nil
     }
 
-    /// The alert log `query` selects: read at most once per ``maximumAge`` for the same query
-    /// (the last query's answer is kept), on the endpoint's executor.
+    /// The alert log `query` selects, read at most once per ``maximumAge`` for the same query.
     func alertLog(matching query: AlertQuery, limit: Int) async -> DashboardAlertLog {
-        let now = ContinuousClock.now
-        if let cachedLog, cachedLog.query == query, cachedLog.limit == limit, cachedLog.at.duration(to: now) < maximumAge {
-            return cachedLog.log
-        }
-        let source = self.source
-        let log = await Task(executorPreference: executor) { await source.alertLog(matching: query, limit: limit) }.value
-        cachedLog = (query, limit, ContinuousClock.now, log)
-        return log
+        await shared("alerts \(query) \(limit)") { source in await source.alertLog(matching: query, limit: limit) }
     }
 
-    private var cachedLog: (query: AlertQuery, limit: Int, at: ContinuousClock.Instant, log: DashboardAlertLog)?
-
-    /// The portfolios valued for `name` (nil: all): at most once per ``maximumAge`` for the
-    /// same name (the last name's answer is kept), on the endpoint's executor.
+    /// The portfolios valued for `name` (nil: all), read at most once per ``maximumAge`` per name.
     func portfolios(named name: String?) async -> DashboardPortfolios {
-        let now = ContinuousClock.now
-        if let cachedPortfolios, cachedPortfolios.name == name, cachedPortfolios.at.duration(to: now) < maximumAge {
-            return cachedPortfolios.portfolios
-        }
-        let source = self.source
-        let portfolios = await Task(executorPreference: executor) { await source.portfolios(named: name) }.value
-        cachedPortfolios = (name, ContinuousClock.now, portfolios)
-        return portfolios
+        await shared("portfolio \(name ?? "")") { source in await source.portfolios(named: name) }
     }
 
-    private var cachedPortfolios: (name: String?, at: ContinuousClock.Instant, portfolios: DashboardPortfolios)?
+    /// The paper leaderboard or an account's pages, read at most once per ``maximumAge`` per account.
+    func paper(account: String?) async -> DashboardPaper {
+        await shared("paper \(account ?? "")") { source in await source.paper(account: account) }
+    }
+
+    /// The last answer of `read` for `key` when younger than ``maximumAge``, else a new one
+    /// read on the endpoint's executor. Only the last key's answer is kept.
+    private func shared<Value: Sendable>(_ key: String, _ read: @escaping @Sendable (any DashboardSource) async -> Value) async -> Value {
+        let now = ContinuousClock.now
+        if let lastRead, lastRead.key == key, lastRead.at.duration(to: now) < maximumAge, let value = lastRead.value as? Value {
+            return value
+        }
+        let source = self.source
+        let value = await Task(executorPreference: executor) { await read(source) }.value
+        lastRead = (key, ContinuousClock.now, value)
+        return value
+    }
+
+    private var lastRead: (key: String, at: ContinuousClock.Instant, value: any Sendable)?
 
     func snapshot() async -> DashboardSnapshot {
         let now = ContinuousClock.now

@@ -12,7 +12,7 @@ import Testing
     @Test func headIsAnsweredWhereverGetIsWithTheSameHeadersAndNoBody() async throws {
         let demo = try DashboardDaemon()
         try await demo.waitUntilListening()
-        for path in ["/", "/healthz", "/metrics", "/sections", "/events", "/symbol/AAPL", "/alerts", "/markets", "/portfolio", "/silences"] {
+        for path in ["/", "/healthz", "/metrics", "/sections", "/events", "/symbol/AAPL", "/alerts", "/markets", "/portfolio", "/silences", "/paper"] {
             let head = try await RawHTTP.exchange(port: demo.port, method: "HEAD", path: path)
             #expect(head.status.hasPrefix("HTTP/1.1 "), "HEAD \(path): \(head.status)")
             #expect(!head.status.hasPrefix("HTTP/1.1 404"), "HEAD \(path): \(head.status)")
@@ -125,6 +125,38 @@ import Testing
         let unknown = try #require(await demo.request("/portfolio/nope"))
         #expect(unknown.status == 404)
         #expect(String(decoding: unknown.body, as: UTF8.self).contains("no portfolio named nope; portfolios: <a href=\"core\">core</a>"))
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
+    /// Issue 26: the paper pages show `pricewatch paper`'s figures: an account opened and
+    /// filled at the demo's fourth row (224.89) while the daemon runs.
+    @Test func thePaperPagesShowTheFiguresOfPaper() async throws {
+        let demo = try DashboardDaemon(rows: 4)
+        try await demo.waitUntilListening()
+        func paper(_ arguments: [String]) throws -> CommandRunner.Result {
+            try CommandRunner.run(["paper"] + arguments + ["--config", "pricewatch.toml"], in: demo.directory.path)
+        }
+        let opened = try paper(["open", "alice", "--cash", "10000", "--currency", "USD"])
+        #expect(opened.status == 0, "\(opened.standardError)")
+        let bought = try paper(["buy", "alice", "AAPL", "10", "--limit", "1000", "--order-id", "o1"])
+        #expect(bought.status == 0, "\(bought.standardError)")
+        // The order fills at the next quote the daemon polls after it was placed.
+        let shown = try await waitFor("alice's order to fill") { () async throws -> String? in
+            let show = try paper(["show", "alice"])
+            return show.status == 0 && show.standardOutput.contains("filled") ? show.standardOutput : nil
+        }
+        let equity = try #require(shown.split(separator: "\n").first { $0.hasPrefix("equity") }, "\(shown)")
+        let figure = try #require(equity.split(separator: " ").dropFirst().first, "\(equity)")
+        let page = try #require(await demo.request("/paper/alice"))
+        #expect(page.status == 200)
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(html.contains("<dt>Equity</dt><dd>\(figure) USD</dd>"), "paper show says \(equity)")
+        #expect(html.contains("<a href=\"../symbol/AAPL\">AAPL</a>"))
+        #expect(html.contains("filled"), "the order and its fill")
+        let board = try #require(await demo.text("/paper"))
+        #expect(board.contains("<a href=\"paper/alice\">alice</a>"))
+        let unknown = try #require(await demo.request("/paper/bob"))
+        #expect(unknown.status == 404)
         #expect(try await demo.daemon.stop() == 0)
     }
 

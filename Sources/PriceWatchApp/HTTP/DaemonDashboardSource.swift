@@ -95,6 +95,26 @@ struct DaemonDashboardSource: DashboardSource {
         }
     }
 
+    func paper(account: String?) async -> DashboardPaper {
+        guard let account else {
+            // Other currencies are not converted: no reference rates are fetched for a page.
+            switch await PaperTrading.leaderboard(currency: nil, rates: IdentityExchangeRates(), now: wallClock(),
+                                                  configPath: configPath, report: { _ in }) {
+            case .success(let board): return .leaderboard(standings: board.standings, currency: board.currency)
+            case .failure(let failure): return .failed(failure.description)
+            }
+        }
+        switch await PaperTrading.statement(account: account, configPath: configPath, report: { _ in }) {
+        case .success(let statement):
+            let history = try? await PaperTrading.history(account: account, today: PaperDay(wallClock()), configPath: configPath,
+                                                          report: { _ in }).get()
+            return .account(statement, history: history)
+        case .failure(let failure):
+            if failure.description.contains(PaperLedgerError.unknownAccount(account).description) { return .unknownAccount(account) }
+            return .failed(failure.description)
+        }
+    }
+
     func marketOverview() async -> [DashboardMarket] {
         ShowMarkets.overview(markets, now: wallClock()).map {
             DashboardMarket(code: $0.market.rawValue, name: $0.name, timeZone: $0.timeZone, status: $0.status)
