@@ -34,7 +34,16 @@ enum PageShell {
 
     static let commonStyle = """
         .home{color:inherit;font-weight:600;text-decoration:none}
+        .totals{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.5rem 1rem;margin:.5rem 0}
+        .totals dt{color:var(--muted);font-size:.85rem}.totals dd{margin:0;font-weight:600;font-variant-numeric:tabular-nums}
+        .chart-figure{margin:0}.chart{display:block;max-width:100%;height:auto}.chart-dark{display:none}
+        @media (prefers-color-scheme: dark){.chart-light{display:none}.chart-dark{display:block}}
         """
+
+    /// One name and value of a `<dl>` of figures (`class="totals"` or `"facts"`); `value` is markup.
+    static func fact(_ name: String, _ value: String) -> String {
+        "<div><dt>\(HTMLText.escaped(name))</dt><dd>\(value)</dd></div>"
+    }
 
     /// Shows every `<time datetime>` in the viewer's zone with the zone named (`26 Nov, 13:09
     /// CET`); `localTime` and `localTimes` are there for a page's own script to use.

@@ -52,9 +52,9 @@ public enum PaperPage {
         let currency = HTMLText.escaped(account.currency)
         func money(_ value: ExactDecimal) -> String { "\(HTMLText.escaped(PaperRendering.money(value))) \(currency)" }
         var html = "<section id=\"statement\"><h2>Account</h2>\n<dl class=\"totals\">"
-            + fact("Equity", money(statement.equity)) + fact("Cash", money(statement.cash))
-            + fact("P&L", "\(money(statement.profit)) (\(HTMLText.escaped(PaperRendering.percentText(statement.returnSinceStart))))")
-            + fact("Started with", money(account.startingCash)) + fact("Fees paid", money(statement.feesPaid))
+            + PageShell.fact("Equity", money(statement.equity)) + PageShell.fact("Cash", money(statement.cash))
+            + PageShell.fact("P&L", "\(money(statement.profit)) (\(HTMLText.escaped(PaperRendering.percentText(statement.returnSinceStart))))")
+            + PageShell.fact("Started with", money(account.startingCash)) + PageShell.fact("Fees paid", money(statement.feesPaid))
             + "</dl>\n<p class=\"muted\">opened <time datetime=\"\(HTMLText.escaped(account.openedAt.rfc3339))\">"
             + "\(HTMLText.escaped(account.openedAt.dayMonthText()))</time></p>\n"
         if let history { html += equityCurve(history) }
@@ -115,15 +115,7 @@ public enum PaperPage {
         return html + "</tbody></table>\n"
     }
 
-    private static func fact(_ name: String, _ value: String) -> String {
-        "<div><dt>\(HTMLText.escaped(name))</dt><dd>\(value)</dd></div>"
-    }
-
     static let style = """
-        .totals{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.5rem 1rem;margin:.5rem 0}
-        .totals dt{color:var(--muted);font-size:.85rem}.totals dd{margin:0;font-weight:600;font-variant-numeric:tabular-nums}
-        .chart-figure{margin:0}.chart{display:block;max-width:100%;height:auto}.chart-dark{display:none}
-        @media (prefers-color-scheme: dark){.chart-light{display:none}.chart-dark{display:block}}
         .orders{margin:0;padding-left:1.2rem}
         """
 }

@@ -46,9 +46,9 @@ public enum PortfolioPage {
             + "<h2>\(HTMLText.escaped(valuation.name)) <span class=\"muted\">in \(HTMLText.escaped(home)), at "
             + "<time datetime=\"\(HTMLText.escaped(valuation.time.rfc3339))\">\(HTMLText.escaped(valuation.time.dayMonthText()))</time></span></h2>\n"
         html += "<dl class=\"totals\">"
-            + total("Value", money(valuation.totalValue, home)) + total("Cost", money(valuation.totalCost, home))
-            + total("Unrealised", money(valuation.totalUnrealised, home)) + total("Realised", money(valuation.totalRealised, home))
-            + total("Day", money(valuation.totalDayChange, home)) + "</dl>\n"
+            + PageShell.fact("Value", money(valuation.totalValue, home)) + PageShell.fact("Cost", money(valuation.totalCost, home))
+            + PageShell.fact("Unrealised", money(valuation.totalUnrealised, home)) + PageShell.fact("Realised", money(valuation.totalRealised, home))
+            + PageShell.fact("Day", money(valuation.totalDayChange, home)) + "</dl>\n"
         html += "<table><thead><tr>" + ["Symbol", "Quantity", "Cost", "Price", "Value", "Day", "Unrealised", "P&L %", home, "Weight", "Priced"]
             .map { "<th scope=\"col\">\(HTMLText.escaped($0))</th>" }.joined() + "</tr></thead><tbody>\n"
         for position in valuation.positions {
@@ -93,13 +93,7 @@ public enum PortfolioPage {
         return html + "<p class=\"muted\">The value over time is not drawn yet: the daemon does not record a daily valuation.</p></section>\n"
     }
 
-    private static func total(_ name: String, _ value: String) -> String {
-        "<div><dt>\(HTMLText.escaped(name))</dt><dd>\(value)</dd></div>"
-    }
-
     static let style = """
-        .totals{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.5rem 1rem;margin:.5rem 0}
-        .totals dt{color:var(--muted);font-size:.85rem}.totals dd{margin:0;font-weight:600;font-variant-numeric:tabular-nums}
         .weight{white-space:nowrap}.bar{display:inline-block;height:.6rem;background:var(--muted);border-radius:2px;vertical-align:middle;}
         .excluded td{color:var(--muted)}
         @media (max-width:600px){.portfolio thead{display:none}.portfolio table,.portfolio tbody,.portfolio tr,.portfolio td{display:block}

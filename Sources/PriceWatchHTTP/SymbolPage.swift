@@ -54,12 +54,12 @@ public enum SymbolPage {
         html += "</section>\n"
 
         html += "<section id=\"facts\"><h2>Facts</h2>\n<dl class=\"facts\">"
-        html += fact("Market", marketText(entry))
+        html += PageShell.fact("Market", marketText(entry))
         if let low = points.map(\.price).min(), let high = points.map(\.price).max() {
-            html += fact("Day range", HTMLText.escaped("\(LiveQuotes.priceText(low)) – \(LiveQuotes.priceText(high))"))
+            html += PageShell.fact("Day range", HTMLText.escaped("\(LiveQuotes.priceText(low)) – \(LiveQuotes.priceText(high))"))
         }
-        html += fact("Previous close", previousClose.map { HTMLText.escaped(LiveQuotes.priceText($0)) } ?? "–")
-        html += fact("Provider", entry.provider.map(HTMLText.escaped) ?? "–")
+        html += PageShell.fact("Previous close", previousClose.map { HTMLText.escaped(LiveQuotes.priceText($0)) } ?? "–")
+        html += PageShell.fact("Provider", entry.provider.map(HTMLText.escaped) ?? "–")
         html += "</dl></section>\n"
 
         let rules = snapshot.rules.filter { $0.symbol == entry.symbol }
@@ -148,15 +148,9 @@ public enum SymbolPage {
             + "\(HTMLText.escaped(next.dayMonthText()))</time>"
     }
 
-    private static func fact(_ name: String, _ value: String) -> String {
-        "<div><dt>\(HTMLText.escaped(name))</dt><dd>\(value)</dd></div>"
-    }
-
     static let style = """
         .big{font-size:1.6rem}
         .quote-line{display:flex;flex-wrap:wrap;align-items:baseline;gap:.5rem;margin:.75rem 0}
-        .chart-figure{margin:0}.chart{display:block;max-width:100%;height:auto}.chart-dark{display:none}
-        @media (prefers-color-scheme: dark){.chart-light{display:none}.chart-dark{display:block}}
         .facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:.5rem 1rem;margin:0}
         .facts dt{color:var(--muted);font-size:.85rem}.facts dd{margin:0}
         .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
