@@ -117,7 +117,7 @@ public enum PaperPage {
 
     static let style = """
         .orders{margin:0;padding-left:1.2rem}
-        @media (max-width:600px){main thead{display:none}main table,main tbody,main tr,main td{display:block}
-        main tr{border-bottom:1px solid var(--line);padding:.4rem 0}main td{border:0;padding:.1rem 0}}
+        @media (max-width:600px){#positions thead{display:none}#positions table,#positions tbody,#positions tr,#positions td{display:block}
+        #positions tr{border-bottom:1px solid var(--line);padding:.4rem 0}#positions td{border:0;padding:.1rem 0}}
         """
 }
