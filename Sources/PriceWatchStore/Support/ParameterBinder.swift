@@ -8,7 +8,7 @@ import GRDBSQLite
 /// `StatementArguments` every value is boxed as `any DatabaseValueConvertible`, converted to
 /// a `DatabaseValue` and checked against the statement before SQLite sees it: 5% of the
 /// daemon's CPU in a 50,000-symbol cycle, more than SQLite's own inserts (docs/benchmarks.md,
-/// "27 November 2026, afternoon"). Here a value goes from its Swift type to `sqlite3_bind_*`
+/// "27 November 2026, later morning"). Here a value goes from its Swift type to `sqlite3_bind_*`
 /// directly. ``BatchedInsert`` checks that every parameter was bound before it runs the
 /// statement.
 struct ParameterBinder: ~Copyable {
