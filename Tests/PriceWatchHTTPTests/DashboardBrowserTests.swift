@@ -75,6 +75,15 @@ import Testing
         #expect(symbol.output.contains("<svg class=\"chart chart-light\"") || symbol.output.contains("not enough data for a chart"))
         #expect(Self.consoleErrors(symbol.error).isEmpty, "console errors: \(Self.consoleErrors(symbol.error))")
 
+        // Every other page renders in the browser without a console error (a script error, a
+        // resource the content security policy refuses).
+        for (path, marker) in [("/alerts", "<h1>Alerts</h1>"), ("/markets", "<h1>Markets</h1>"), ("/portfolio", "<h1>Portfolios</h1>"),
+                               ("/paper", "<h1>Paper trading</h1>"), ("/silences", "<h1>Silences</h1>")] {
+            let page = try await browser.run(["--timeout=20000", "--dump-dom", demo.base + path])
+            #expect(page.output.contains(marker), "\(path) in the browser: \(page.output.prefix(300))")
+            #expect(Self.consoleErrors(page.error).isEmpty, "\(path): console errors: \(Self.consoleErrors(page.error))")
+        }
+
         // A blank page of the phone's size, to tell a rendered dashboard from an empty one.
         let blankFile = browser.profile.file("blank.png")
         _ = try await browser.run(["--hide-scrollbars", "--window-size=390,844", "--screenshot=\(blankFile)", "about:blank"])
