@@ -23,12 +23,8 @@ public enum DashboardPage {
             + "<th>Change</th><th>Today</th><th>Market</th></tr></thead><tbody>\n"
         if snapshot.symbols.isEmpty { html += "<tr><td colspan=\"5\" class=\"muted\">no symbols watched</td></tr>\n" }
         for symbol in snapshot.symbols {
-            let received = live.dayPoints(of: symbol.symbol)
-            // Stored history when there is a reader, plus anything received since its last candle.
-            let points = symbol.dayPoints.isEmpty ? received
-                : symbol.dayPoints + received.filter { $0.time > (symbol.dayPoints.last?.time ?? .init(milliseconds: .min)) }
-            let price = points.last ?? symbol.lastPrice
-            let change = changeText(price: price?.price, previousClose: live.previousClose(of: symbol.symbol) ?? symbol.previousClose)
+            let figures = SymbolFigures(symbol, live: live)
+            let points = figures.points, price = figures.last, change = figures.change
             html += "<tr data-symbol=\"\(escape(symbol.symbol))\"><td class=\"symbol\">"
                 + "<a href=\"symbol/\(escape(PercentEncoding.encoded(symbol.symbol)))\">\(escape(symbol.symbol))</a></td>"
                 + "<td class=\"price\">\(price.map { escape(LiveQuotes.priceText($0.price)) } ?? "–")</td>"

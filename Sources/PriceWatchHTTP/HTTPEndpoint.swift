@@ -89,8 +89,7 @@ public struct HTTPEndpoint: Service {
         router.get("/symbol/:symbol") { _, context -> Response in
             let symbol = PercentEncoding.decoded(Substring(context.parameters.get("symbol") ?? ""))
             guard let page = SymbolPage.page(symbol, snapshot: await cache.snapshot(), live: live) else {
-                return Response(status: .notFound, headers: Self.htmlHeaders,
-                                body: ResponseBody(byteBuffer: ByteBuffer(string: SymbolPage.notWatched(symbol))))
+                return Self.html(SymbolPage.notWatched(symbol), status: .notFound)
             }
             return Self.html(page)
         }
@@ -101,24 +100,22 @@ public struct HTTPEndpoint: Service {
                 let log = await cache.alertLog(matching: query, limit: AlertsPage.limit)
                 return Self.html(AlertsPage.page(log, query: query))
             case .failure(let problem):
-                return Response(status: .badRequest, headers: Self.htmlHeaders, body: ResponseBody(byteBuffer: ByteBuffer(
-                    string: AlertsPage.page(DashboardAlertLog(), query: AlertQuery(), problem: problem.description))))
+                return Self.html(AlertsPage.page(DashboardAlertLog(), query: AlertQuery(), problem: problem.description),
+                                 status: .badRequest)
             }
         }
         for path in ["/portfolio", "/portfolio/:name"] {
             router.get(RouterPath(stringLiteral: path)) { _, context -> Response in
                 let name = context.parameters.get("name").map { PercentEncoding.decoded(Substring($0)) }
                 let page = PortfolioPage.page(await cache.portfolios(named: name), name: name)
-                return Response(status: HTTPResponse.Status(code: page.status), headers: Self.htmlHeaders,
-                                body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
+                return Self.html(page.html, status: HTTPResponse.Status(code: page.status))
             }
         }
         for path in ["/paper", "/paper/:account"] {
             router.get(RouterPath(stringLiteral: path)) { _, context -> Response in
                 let account = context.parameters.get("account").map { PercentEncoding.decoded(Substring($0)) }
                 let page = PaperPage.page(await cache.paper(account: account), account: account)
-                return Response(status: HTTPResponse.Status(code: page.status), headers: Self.htmlHeaders,
-                                body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
+                return Self.html(page.html, status: HTTPResponse.Status(code: page.status))
             }
         }
         router.get("/markets") { _, _ -> Response in
@@ -240,12 +237,8 @@ public struct HTTPEndpoint: Service {
         try await writer.finish(nil)
     }
 
-    static func html(_ text: String) -> Response {
-        html(ByteBuffer(string: text))
-    }
-
-    static func html(_ bytes: ByteBuffer) -> Response {
-        Response(status: .ok, headers: htmlHeaders, body: ResponseBody(byteBuffer: bytes))
+    static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: htmlHeaders, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// `page` in gzip when the request accepts it, else as rendered; caches are told the

@@ -29,12 +29,8 @@ public enum MarketsPage {
                 + "<th scope=\"col\">Symbol</th><th scope=\"col\">Price</th><th scope=\"col\">Change</th><th scope=\"col\">Today</th>"
                 + "</tr></thead><tbody>\n"
             for symbol in groups[code] ?? [] {
-                let received = live.dayPoints(of: symbol.symbol)
-                let points = symbol.dayPoints.isEmpty ? received
-                    : symbol.dayPoints + received.filter { $0.time > (symbol.dayPoints.last?.time ?? .init(milliseconds: .min)) }
-                let price = points.last ?? symbol.lastPrice
-                let change = DashboardPage.changeText(price: price?.price,
-                                                      previousClose: live.previousClose(of: symbol.symbol) ?? symbol.previousClose)
+                let figures = SymbolFigures(symbol, live: live)
+                let points = figures.points, price = figures.last, change = figures.change
                 main += "<tr><td><a href=\"symbol/\(HTMLText.escaped(PercentEncoding.encoded(symbol.symbol)))\">"
                     + "\(HTMLText.escaped(symbol.symbol))</a></td>"
                     + "<td class=\"price\">\(price.map { HTMLText.escaped(LiveQuotes.priceText($0.price)) } ?? "–")</td>"
@@ -48,7 +44,7 @@ public enum MarketsPage {
     /// `closes 26 Nov 21:00 UTC` / `opens ...` in a `<time>` the script shows in the viewer's
     /// zone; nothing for a market that never closes.
     static func nextChange(_ status: MarketStatus, now: Timestamp) -> String {
-        guard let next = status.nextChange, next.milliseconds < Int64.max / 2 else { return "–" }
+        guard let next = status.nextKnownChange else { return "–" }
         return "\(status.isOpen ? "closes" : "opens") " + DashboardPage.timeElement(next, now: now)
     }
 }

@@ -67,20 +67,25 @@ actor SnapshotCache {
         await shared("paper \(account ?? "")") { source in await source.paper(account: account) }
     }
 
-    /// The last answer of `read` for `key` when younger than ``maximumAge``, else a new one
-    /// read on the endpoint's executor. Only the last key's answer is kept.
+    /// The answer of `read` for `key`, read at most once per ``maximumAge``: requests that come
+    /// while it is read wait for that read, as for the snapshot. Answers older than that are
+    /// dropped at the next call, so the cache holds only what was asked within the last second.
     private func shared<Value: Sendable>(_ key: String, _ read: @escaping @Sendable (any DashboardSource) async -> Value) async -> Value {
         let now = ContinuousClock.now
-        if let lastRead, lastRead.key == key, lastRead.at.duration(to: now) < maximumAge, let value = lastRead.value as? Value {
-            return value
+        sharedReads = sharedReads.filter { $0.value.readAt.map { $0.duration(to: now) < maximumAge } ?? true }
+        if let reading = sharedReads[key]?.task as? Task<Value, Never> {
+            return await reading.value
         }
         let source = self.source
-        let value = await Task(executorPreference: executor) { await read(source) }.value
-        lastRead = (key, ContinuousClock.now, value)
+        let reading = Task(executorPreference: executor) { await read(source) }
+        sharedReads[key] = (reading, nil)
+        let value = await reading.value
+        sharedReads[key]?.readAt = ContinuousClock.now
         return value
     }
 
-    private var lastRead: (key: String, at: ContinuousClock.Instant, value: any Sendable)?
+    /// Reads by key: the read (a `Task<Value, Never>`, finished or not) and when it finished.
+    private var sharedReads: [String: (task: any Sendable, readAt: ContinuousClock.Instant?)] = [:]
 
     func snapshot() async -> DashboardSnapshot {
         let now = ContinuousClock.now

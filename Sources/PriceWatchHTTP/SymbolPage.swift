@@ -31,14 +31,8 @@ public enum SymbolPage {
     }
 
     static func sections(_ entry: DashboardSnapshot.Symbol, snapshot: DashboardSnapshot, live: LiveQuotes) -> String {
-        let received = live.dayPoints(of: entry.symbol)
-        // Stored history when there is a reader, plus anything received since its last candle
-        // (as the watchlist's sparkline).
-        let points = entry.dayPoints.isEmpty ? received
-            : entry.dayPoints + received.filter { $0.time > (entry.dayPoints.last?.time ?? .init(milliseconds: .min)) }
-        let last = points.last ?? entry.lastPrice
-        let previousClose = live.previousClose(of: entry.symbol) ?? entry.previousClose
-        let change = DashboardPage.changeText(price: last?.price, previousClose: previousClose)
+        let figures = SymbolFigures(entry, live: live)
+        let points = figures.points, last = figures.last, previousClose = figures.previousClose, change = figures.change
         let alerts = snapshot.alerts.filter { $0.alert.symbol == entry.symbol }
         var html = ""
         if let error = snapshot.readError {
@@ -140,7 +134,7 @@ public enum SymbolPage {
         }
         let state = status.isOpen ? "open" : "closed"
         // A market that never closes has no next change worth saying ("closes in 11h53m").
-        guard let next = status.nextChange, next.milliseconds < Int64.max / 2 else {
+        guard let next = status.nextKnownChange else {
             return "\(HTMLText.escaped(name)): \(state)"
         }
         let verb = status.isOpen ? "closes" : "opens"

@@ -72,7 +72,7 @@ struct MarketCommand: AsyncParsableCommand {
             case .text:
                 let rows = markets.map { overview -> [String] in
                     let zone = TimeZone(identifier: overview.timeZone) ?? local
-                    let next = overview.status.nextChange.flatMap { $0.milliseconds == .max ? nil : $0 }
+                    let next = overview.status.nextKnownChange
                     return [overview.market.rawValue, overview.status.isOpen ? "open" : "closed",
                             next == nil ? "-" : (overview.status.isOpen ? "closes" : "opens"),
                             next.map { ZonedTime.text($0, in: zone) } ?? "-", next.map { ZonedTime.text($0, in: local) } ?? "-",
@@ -88,7 +88,7 @@ struct MarketCommand: AsyncParsableCommand {
                     json.string("name", overview.name)
                     json.string("time_zone", overview.timeZone)
                     json.string("status", overview.status.isOpen ? "open" : "closed")
-                    json.time("next_change", overview.status.nextChange.flatMap { $0.milliseconds == .max ? nil : $0 })
+                    json.time("next_change", overview.status.nextKnownChange)
                     output.line(json.result)
                 }
             }

@@ -109,8 +109,9 @@ struct DaemonDashboardSource: DashboardSource {
             let history = try? await PaperTrading.history(account: account, today: PaperDay(wallClock()), configPath: configPath,
                                                           report: { _ in }).get()
             return .account(statement, history: history)
+        case .failure(.unknownAccount(let name)):
+            return .unknownAccount(name)
         case .failure(let failure):
-            if failure.description.contains(PaperLedgerError.unknownAccount(account).description) { return .unknownAccount(account) }
             return .failed(failure.description)
         }
     }

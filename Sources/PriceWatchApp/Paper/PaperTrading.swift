@@ -10,11 +10,14 @@ public enum PaperTrading {
     public enum Failure: Error, Sendable, CustomStringConvertible {
         /// The main file could not give the state's location; the diagnostics were reported.
         case configuration
+        /// No paper account has the name asked for.
+        case unknownAccount(String)
         case message(String)
 
         public var description: String {
             switch self {
             case .configuration: "the configuration names no usable state database"
+            case .unknownAccount(let name): PaperLedgerError.unknownAccount(name).description
             case .message(let text): text
             }
         }
@@ -199,6 +202,8 @@ public enum PaperTrading {
             return .success(try await body(store))
         } catch let failure as Failure {
             return .failure(failure)
+        } catch PaperLedgerError.unknownAccount(let name) {
+            return .failure(.unknownAccount(name))
         } catch {
             return .failure(.message("\(error)"))
         }

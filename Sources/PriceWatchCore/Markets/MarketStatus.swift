@@ -22,4 +22,10 @@ public enum MarketStatus: Sendable, Hashable {
         case .closed(let until): until
         }
     }
+
+    /// ``nextChange``, or nil for a market that never closes (open until the end of time,
+    /// `Timestamp(milliseconds: .max)`): what is shown as the next open or close.
+    public var nextKnownChange: Timestamp? {
+        nextChange.flatMap { $0.milliseconds == .max ? nil : $0 }
+    }
 }

@@ -47,7 +47,7 @@ extension Digest {
             var market = JSONWriter()
             market.string("market", state.market.rawValue)
             market.boolean("open", state.status.isOpen)
-            market.time("until", state.status.nextChange.flatMap { $0.milliseconds == .max ? nil : $0 })
+            market.time("until", state.status.nextKnownChange)
             return market.result
         })
         json.objects("sections", sections.map { section in

@@ -131,7 +131,7 @@ public struct WatchlistEntry: Sendable, Hashable {
         json.string("market", market?.rawValue)
         let status = market == nil ? nil : marketStatus
         json.string("market_state", status.map { $0.isOpen ? "open" : "closed" })
-        json.time("market_next_change", status?.nextChange.flatMap { $0.milliseconds == .max ? nil : $0 })
+        json.time("market_next_change", status?.nextKnownChange)
         json.objects("rules", rules.map { rule in
             var object = JSONWriter()
             object.string("rule", rule.rule)
