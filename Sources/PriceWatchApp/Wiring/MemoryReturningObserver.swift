@@ -28,6 +28,9 @@ struct MemoryReturningObserver: DaemonObserver {
     func polled(provider: String, at time: Timestamp) {
         wrapped.polled(provider: provider, at: time)
         FreedMemory.release()
+        // After the first poll, what start-up touched and the poll does not is read-only
+        // pages the running daemon never needs again.
+        StartUpPages.releaseOnce()
     }
     func stopping() { wrapped.stopping() }
     func run() async { await wrapped.run() }
