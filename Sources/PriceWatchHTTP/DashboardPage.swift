@@ -19,18 +19,21 @@ public enum DashboardPage {
         if let error = snapshot.readError {
             html += "<p class=\"problem\">\(escape(error))</p>\n"
         }
-        html += "<section id=\"watchlist\"><h2>Watchlist</h2>\n<table><thead><tr><th>Symbol</th><th>Price</th>"
-            + "<th>Change</th><th>Today</th><th>Market</th></tr></thead><tbody>\n"
-        if snapshot.symbols.isEmpty { html += "<tr><td colspan=\"5\" class=\"muted\">no symbols watched</td></tr>\n" }
+        html += "<section id=\"watchlist\"><h2>Watchlist</h2>\n<table><thead><tr><th scope=\"col\">Symbol</th><th scope=\"col\">Price</th>"
+            + "<th scope=\"col\">Change</th><th scope=\"col\">Day range</th><th scope=\"col\">Today</th><th scope=\"col\">Market</th>"
+            + "<th scope=\"col\">Quote</th></tr></thead><tbody>\n"
+        if snapshot.symbols.isEmpty { html += "<tr><td colspan=\"7\" class=\"muted\">no symbols watched</td></tr>\n" }
         for symbol in snapshot.symbols {
             let figures = SymbolFigures(symbol, live: live)
-            let points = figures.points, price = figures.last, change = figures.change
-            html += "<tr data-symbol=\"\(escape(symbol.symbol))\"><td class=\"symbol\">"
+            let price = figures.last, change = figures.change
+            // `data-label` names each cell where the table becomes cards (narrow screens).
+            html += "<tr data-symbol=\"\(escape(symbol.symbol))\"\(symbol.isStale ? " class=\"stale\"" : "")><td class=\"symbol\">"
                 + "<a href=\"symbol/\(escape(PercentEncoding.encoded(symbol.symbol)))\">\(escape(symbol.symbol))</a></td>"
                 + "<td class=\"price\">\(price.map { escape(LiveQuotes.priceText($0.price)) } ?? "–")</td>"
                 + "<td class=\"change \(change.css)\">\(change.text)</td>"
-                + "<td>\(sparkline(points))</td>"
-                + marketCell(symbol.market) + "</tr>\n"
+                + "<td class=\"range\" data-label=\"Day\">\(figures.dayRange.map { escape(rangeText($0)) } ?? "–")</td>"
+                + "<td class=\"today\">\(sparkline(figures.points))</td>"
+                + marketCell(symbol) + quoteCell(symbol, last: price, now: snapshot.now) + "</tr>\n"
         }
         html += "</tbody></table></section>\n"
 
@@ -89,13 +92,30 @@ public enum DashboardPage {
         return ((percent.isPositive ? "+" : "") + percent.formatted(minimumFractionDigits: 2) + "%", css)
     }
 
-    /// The market column: open or closed, or that the calendars do not know the market (a
-    /// symbol on no known market is polled as if always open, which is no reason to say so).
-    static func marketCell(_ status: MarketStatus?) -> String {
-        guard let status else {
-            return "<td class=\"market muted\" title=\"the trading calendars do not know this symbol's market\">unknown</td>"
+    /// `224.08 – 226.12`: a day's lowest and highest price as the pages write prices.
+    static func rangeText(_ range: (low: ExactDecimal, high: ExactDecimal)) -> String {
+        "\(LiveQuotes.priceText(range.low)) – \(LiveQuotes.priceText(range.high))"
+    }
+
+    /// The market column: the market's code and whether it is open (`XNYS open`), or `–` when
+    /// the calendars do not know the symbol's market (a symbol on no known market is polled as
+    /// if always open, which is no reason to say it is).
+    static func marketCell(_ symbol: DashboardSnapshot.Symbol) -> String {
+        guard let status = symbol.market else {
+            return "<td class=\"market muted\" data-label=\"Market\" title=\"the trading calendars do not know this symbol's market\">–</td>"
         }
-        return "<td class=\"market\">\(status.isOpen ? "open" : "closed")</td>"
+        let name = symbol.marketName.map { escape($0) + " " } ?? ""
+        return "<td class=\"market\" data-label=\"Market\">\(name)\(status.isOpen ? "open" : "closed")</td>"
+    }
+
+    /// The quote column: when the shown price was quoted, by which provider, and `stale` when
+    /// the symbol's market has traded `stale_after` without a newer one.
+    static func quoteCell(_ symbol: DashboardSnapshot.Symbol, last: HistoryPoint?, now: Timestamp) -> String {
+        guard let last else { return "<td class=\"quote muted\" data-label=\"Quote\">no quote yet</td>" }
+        let provider = symbol.provider.map { " <span class=\"muted\">\(escape($0))</span>" } ?? ""
+        let stale = symbol.isStale
+            ? " <strong class=\"stale-mark\" title=\"no newer quote while its market traded for longer than stale_after\">stale</strong>" : ""
+        return "<td class=\"quote\" data-label=\"Quote\">\(timeElement(last.time, now: now))\(provider)\(stale)</td>"
     }
 
     /// The day's points as an inline SVG line (empty when fewer than two).
@@ -112,7 +132,7 @@ public enum DashboardPage {
             let y = Double(height - 2) - (price - low) / span * Double(height - 4) + 1
             return "\((x * 10).rounded() / 10),\((y * 10).rounded() / 10)"
         }
-        return "<svg class=\"spark\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" aria-hidden=\"true\">"
+        return "<svg class=\"spark\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" preserveAspectRatio=\"none\" aria-hidden=\"true\">"
             + "<polyline fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" points=\"\(coordinates.joined(separator: " "))\"/></svg>"
     }
 
@@ -130,8 +150,17 @@ public enum DashboardPage {
         th{font-weight:600;color:var(--muted);font-size:.85rem}.price{font-variant-numeric:tabular-nums;font-weight:600}
         .up{color:var(--up)}.down{color:var(--down)}.muted,.flat{color:var(--muted)}.problem{color:var(--down)}.ok{color:var(--up)}
         .delivery{white-space:nowrap;font-size:.85rem}.delivery-dead{color:var(--down)}.delivery-pending{color:var(--muted)}
-        .spark{display:block;color:var(--muted)}time{white-space:nowrap}
-        @media (max-width:600px){body{font-size:14px}th,td{padding:.3rem .35rem}main{padding:0 .5rem 1rem}.spark{width:72px}}
+        .spark{display:block;color:var(--muted)}time{white-space:nowrap}.range{white-space:nowrap;font-variant-numeric:tabular-nums}
+        .stale-mark{color:var(--down);font-size:.8rem;text-transform:uppercase;letter-spacing:.03em}
+        @media (max-width:600px){body{font-size:14px}th,td{padding:.3rem .35rem}main{padding:0 .5rem 1rem}.spark{width:72px}
+        #watchlist thead{display:none}#watchlist table,#watchlist tbody{display:block}
+        #watchlist tr{display:grid;grid-template-columns:1fr auto auto;gap:.1rem .75rem;align-items:center;padding:.5rem 0;border-bottom:1px solid var(--line)}
+        #watchlist td{border:0;padding:0}#watchlist td.today{grid-column:1/-1}#watchlist .spark{width:100%}
+        #watchlist td[data-label]{grid-column:1/-1;font-size:.85rem}#watchlist td[data-label]::before{content:attr(data-label) " ";color:var(--muted)}
+        #rules thead,#alerts thead{display:none}#rules table,#rules tbody,#alerts table,#alerts tbody{display:block}
+        #rules tr,#alerts tr{display:flex;flex-wrap:wrap;gap:0 .6rem;border-bottom:1px solid var(--line);padding:.4rem 0}
+        #rules td,#alerts td{display:block;border:0;padding:.1rem 0;overflow-wrap:anywhere}#rules td:first-child{font-weight:600;flex-basis:100%}
+        #alerts td:nth-child(4){flex-basis:100%}}
         """
 
     static let script = """

@@ -28,9 +28,12 @@ public struct DashboardSnapshot: Sendable {
         /// The price levels of the rules that watch the symbol (``Rule/priceLevel``), each
         /// labelled with its rule's id: lines on the symbol page's chart.
         public var levels: [ChartLevel]
+        /// The last stored price is older than `stale_after` of its market's trading
+        /// (``PriceFreshness``): the watchlist marks it.
+        public var isStale: Bool
         public init(symbol: String, provider: String?, lastPrice: HistoryPoint?, previousClose: ExactDecimal? = nil,
                     market: MarketStatus?, dayPoints: [HistoryPoint] = [], marketName: String? = nil,
-                    marketTimeZone: String? = nil, currency: String? = nil, levels: [ChartLevel] = []) {
+                    marketTimeZone: String? = nil, currency: String? = nil, levels: [ChartLevel] = [], isStale: Bool = false) {
             self.symbol = symbol
             self.provider = provider
             self.lastPrice = lastPrice
@@ -41,6 +44,7 @@ public struct DashboardSnapshot: Sendable {
             self.marketTimeZone = marketTimeZone
             self.currency = currency
             self.levels = levels
+            self.isStale = isStale
         }
     }
 

@@ -11,6 +11,8 @@ struct SymbolFigures {
     let previousClose: ExactDecimal?
     /// `+0.29%` and its CSS class (``DashboardPage/changeText(price:previousClose:)``).
     let change: (text: String, css: String)
+    /// The lowest and highest of the day's points, nil without any.
+    let dayRange: (low: ExactDecimal, high: ExactDecimal)?
 
     init(_ symbol: DashboardSnapshot.Symbol, live: LiveQuotes) {
         let received = live.dayPoints(of: symbol.symbol)
@@ -19,5 +21,8 @@ struct SymbolFigures {
         last = points.last ?? symbol.lastPrice
         previousClose = live.previousClose(of: symbol.symbol) ?? symbol.previousClose
         change = DashboardPage.changeText(price: last?.price, previousClose: previousClose)
+        dayRange = points.isEmpty ? nil : points.dropFirst().reduce((low: points[0].price, high: points[0].price)) { range, point in
+            (low: min(range.low, point.price), high: max(range.high, point.price))
+        }
     }
 }

@@ -49,8 +49,8 @@ public enum SymbolPage {
 
         html += "<section id=\"facts\"><h2>Facts</h2>\n<dl class=\"facts\">"
         html += PageShell.fact("Market", marketText(entry))
-        if let low = points.map(\.price).min(), let high = points.map(\.price).max() {
-            html += PageShell.fact("Day range", HTMLText.escaped("\(LiveQuotes.priceText(low)) – \(LiveQuotes.priceText(high))"))
+        if let range = figures.dayRange {
+            html += PageShell.fact("Day range", HTMLText.escaped(DashboardPage.rangeText(range)))
         }
         html += PageShell.fact("Previous close", previousClose.map { HTMLText.escaped(LiveQuotes.priceText($0)) } ?? "–")
         html += PageShell.fact("Provider", entry.provider.map(HTMLText.escaped) ?? "–")
@@ -130,7 +130,7 @@ public enum SymbolPage {
 
     static func marketText(_ entry: DashboardSnapshot.Symbol) -> String {
         guard let status = entry.market, let name = entry.marketName else {
-            return "<span class=\"muted\" title=\"the trading calendars do not know this symbol's market\">unknown</span>"
+            return "<span class=\"muted\" title=\"the trading calendars do not know this symbol's market\">–</span>"
         }
         let state = status.isOpen ? "open" : "closed"
         // A market that never closes has no next change worth saying ("closes in 11h53m").

@@ -55,7 +55,7 @@ import Testing
         // page from ever being idle, so the load, not virtual time, ends the wait; `--timeout`
         // only bounds it on a loaded machine).
         let dom = try await browser.run(["--timeout=20000", "--dump-dom", url])
-        #expect(dom.output.contains("<tr data-symbol=\"AAPL\">"), "the DOM shows AAPL: \(dom.output.prefix(400))")
+        #expect(dom.output.contains("<tr data-symbol=\"AAPL\""), "the DOM shows AAPL: \(dom.output.prefix(400))")
         #expect(dom.output.contains("aapl-above-225.5"))
         // Prices as `watch` writes them, in the first render and after live updates alike.
         #expect(dom.output.range(of: #"<td class="price">[0-9]+\.[0-9]{2,8}</td>"#, options: .regularExpression) != nil,

@@ -122,7 +122,29 @@ struct DashboardSparklineSourceTests {
                                                now: Self.point(31, 0).time)
         let html2 = DashboardPage.sections(withoutHistory, live: live)
         #expect(html2.contains("<td class=\"price\">110.00</td>"))
-        #expect(html2.contains("<td class=\"market\">closed</td>"))
+        #expect(html2.contains("<td class=\"market\" data-label=\"Market\">closed</td>"))
+    }
+
+    /// Issue 26, item 1: a watchlist row has the day's range, the market with its state, the
+    /// quote's time and provider, and a mark when the price is stale; a fresh one has none.
+    @Test func aRowHasTheDayRangeMarketQuoteTimeAndStaleness() async {
+        let stored = [Self.point(0, 100), Self.point(5, 108), Self.point(10, 98), Self.point(15, 101)]
+        func row(stale: Bool) -> String {
+            let snapshot = DashboardSnapshot(symbols: [.init(symbol: "X", provider: "yahoo", lastPrice: Self.point(15, 101),
+                                                             market: .open(until: Self.point(600, 0).time), dayPoints: stored,
+                                                             marketName: "XNYS", isStale: stale)], now: Self.point(16, 0).time)
+            return DashboardPage.sections(snapshot, live: LiveQuotes())
+        }
+        let fresh = row(stale: false)
+        #expect(fresh.contains("<tr data-symbol=\"X\"><td class=\"symbol\">"), "\(fresh)")
+        #expect(fresh.contains("<td class=\"range\" data-label=\"Day\">98.00 – 108.00</td>"), "lowest and highest of the day")
+        #expect(fresh.contains("<td class=\"market\" data-label=\"Market\">XNYS open</td>"))
+        #expect(fresh.contains("<td class=\"quote\" data-label=\"Quote\"><time datetime=\"\(Self.point(15, 0).time.rfc3339)\">"))
+        #expect(fresh.contains("<span class=\"muted\">yahoo</span></td>"))
+        #expect(!fresh.contains("stale"))
+        let stale = row(stale: true)
+        #expect(stale.contains("<tr data-symbol=\"X\" class=\"stale\">"))
+        #expect(stale.contains(">stale</strong></td>"))
     }
 
     /// Issue 26: a live update writes a price as the first render does (two decimals stay two).
@@ -152,8 +174,8 @@ struct DashboardSparklineSourceTests {
                                                          dayPoints: stored)], now: Self.point(6, 0).time)
         let before = DashboardPage.sections(snapshot, live: live)
         #expect(before.contains("<td class=\"change up\">+0.96%</td>"), "105 from the stored previous close 104: \(before)")
-        #expect(before.contains(">unknown</td>"))
-        #expect(!before.contains("<td class=\"market\">open</td>"))
+        #expect(before.contains("title=\"the trading calendars do not know this symbol's market\">–</td>"), "`–`, never open by default")
+        #expect(!before.contains("open</td>"))
         _ = await live.receive(PolledQuotes(provider: "p", results: ["X": .success(Quote(
             symbol: "X", price: ExactDecimal(scaled: 110_00000000), time: Self.point(30, 0).time,
             previousClose: ExactDecimal(scaled: 100_00000000)))], time: Self.point(30, 0).time))

@@ -79,7 +79,7 @@ struct SymbolPageTests {
         let html = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes()))
         #expect(html.contains("<dd>24/7: open</dd>"))
         let unknown = try #require(SymbolPage.page("Y", snapshot: snapshot, live: LiveQuotes()))
-        #expect(unknown.contains(">unknown</span>"))
+        #expect(unknown.contains(">–</span>"))
         #expect(!unknown.contains(">open<"), "never open by default")
     }
 

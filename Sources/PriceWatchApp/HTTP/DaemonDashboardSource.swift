@@ -36,7 +36,9 @@ struct DaemonDashboardSource: DashboardSource {
             snapshot.rules = statuses
             var seen: Set<String> = []
             let details = await latestQuoteDetails()
-            let levels = Self.levels(of: await configuration().rules)
+            let running = await configuration()
+            let levels = Self.levels(of: running.rules)
+            let freshness = PriceFreshness(staleAfterMilliseconds: running.staleAfter.seconds &* 1000, hours: markets)
             for status in statuses where seen.insert(status.symbol).inserted {
                 let quote = status.provider.flatMap { details[QuoteSource(provider: $0, symbol: status.symbol)] }
                 // Nil on no known market: polled as always open, shown as unknown.
@@ -47,7 +49,10 @@ struct DaemonDashboardSource: DashboardSource {
                                               dayPoints: await dayPoints(of: status.symbol, last: status.lastPrice),
                                               marketName: identifier?.rawValue,
                                               marketTimeZone: identifier.flatMap { markets.timeZone(of: $0) },
-                                              currency: quote?.currency, levels: levels[status.symbol] ?? []))
+                                              currency: quote?.currency, levels: levels[status.symbol] ?? [],
+                                              isStale: status.lastPrice.map {
+                                                  freshness.isStale(symbol: status.symbol, exchange: quote?.exchange, time: $0.time, now: now)
+                                              } ?? false))
             }
         case .configurationFailed:
             errors.append("the configuration on disk has errors; run pricewatch check")
