@@ -178,7 +178,7 @@ let package = Package(
                 // poll-cycle mode, the real poller, provider and libcurl transport.
                 // The startup mode spawns `pricewatch run`; the backtest reference reads rules itself.
                 "PriceWatchCore", "PriceWatchPresentation", "PriceWatchConfig", "PriceWatchCurl", "PriceWatchServices", "PriceWatchApp", "PriceWatchProviders",
-                "PriceWatchStore", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log"),
+                "PriceWatchStore", "PriceWatchHTTP", "PriceWatchTestKit", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Benchmarks/pricewatch-bench"

@@ -112,12 +112,15 @@ struct BenchmarkData {
             BarCloseBenchmark.run(symbols: max(numbers.first ?? 10_000, 1), rounds: max(numbers.dropFirst().first ?? 5, 1))
             return
         }
+        if arguments.first == "page-render" {
+            exit(PageRenderBenchmark.run(rounds: max(arguments.dropFirst().compactMap { Int($0) }.first ?? 50, 1)))
+        }
         if arguments.first == "config-load" {
             try ConfigLoadBenchmark.run(reloads: arguments.dropFirst().compactMap { Int($0) }.first ?? 1_000)
             return
         }
         guard let command = arguments.first, let directory = arguments.dropFirst().first else {
-            FileHandle.standardError.write(Data("usage: pricewatch-bench generate DIR [ROWS] [SYMBOLS] [RULES_PER_SYMBOL] [symbol-major] [indicators] | bar-close [SYMBOLS] [ROUNDS] | startup PRICEWATCH DIR RULES... | backtest-reference RULES CSV | daemon-over-time DIR [SYMBOLS] [SIMULATED_SECONDS] | daemon-config DIR SYMBOLS | daemon-poll PRICEWATCH DIR SYMBOLS [CYCLES] [INTERVAL_SECONDS] [RULES_PER_SYMBOL] | poll-cycle [SYMBOLS[,SYMBOLS...]] [CYCLES] [YAHOO_SYMBOLS] | config-load [RELOADS] | market-hours [CALENDARS_DIR] [LOOKUPS] | market-week [INTERVAL_SECONDS] [BATCH] | outbox DIR [LATENCY_ALERTS] [ALERTS]\n".utf8))
+            FileHandle.standardError.write(Data("usage: pricewatch-bench generate DIR [ROWS] [SYMBOLS] [RULES_PER_SYMBOL] [symbol-major] [indicators] | bar-close [SYMBOLS] [ROUNDS] | startup PRICEWATCH DIR RULES... | backtest-reference RULES CSV | daemon-over-time DIR [SYMBOLS] [SIMULATED_SECONDS] | daemon-config DIR SYMBOLS | daemon-poll PRICEWATCH DIR SYMBOLS [CYCLES] [INTERVAL_SECONDS] [RULES_PER_SYMBOL] | poll-cycle [SYMBOLS[,SYMBOLS...]] [CYCLES] [YAHOO_SYMBOLS] | config-load [RELOADS] | page-render [ROUNDS] | market-hours [CALENDARS_DIR] [LOOKUPS] | market-week [INTERVAL_SECONDS] [BATCH] | outbox DIR [LATENCY_ALERTS] [ALERTS]\n".utf8))
             exit(64)
         }
         let numbers = arguments.dropFirst(2).compactMap { Int($0) }

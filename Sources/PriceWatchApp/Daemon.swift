@@ -113,6 +113,7 @@ public enum Daemon {
         // the jobs, the dashboard and the delivery.
         let running = RunningConfiguration(setup.configuration)
         let sinkRegistry = SinkRegistry(setup.sinks, configuration: setup.configuration.sinks)
+        let chartProviders = RunningChartProviders(setup)
         let dispatcher = DeliveryDispatcher(store: store, sinks: sinkRegistry, doorbell: doorbell, clock: clock,
                                             wallClock: wallClock, logger: logger,
                                             silenceGate: SilenceGate(store: store, logger: logger),
@@ -180,7 +181,8 @@ public enum Daemon {
             DaemonIngestOutbox(outbox: store, doorbell: doorbell, routes: setup.configuration.ingest, wallClock: wallClock)
         }
         let reloads = ReloadCoordinator(
-            initial: setup, subscribers: [polling, evaluator, warmUp, sinkRegistry, ScheduledJobsSubscriber(scheduler: scheduler, jobs: jobs)]
+            initial: setup, subscribers: [polling, evaluator, warmUp, sinkRegistry, chartProviders,
+                                          ScheduledJobsSubscriber(scheduler: scheduler, jobs: jobs)]
                 + (ingest.map { [$0] } ?? []), reloadRequests: reloadRequests,
             observer: observer, logger: logger, wallClock: wallClock, announcesReady: false, metrics: metrics ?? .disabled, running: running,
             load: { previous in
@@ -194,6 +196,7 @@ public enum Daemon {
         if let httpSettings, let exporter {
             let source = DaemonDashboardSource(configPath: configPath, environment: environment, liveness: liveness,
                                                markets: markets, history: candles, quotes: store,
+                                               chartProviders: chartProviders,
                                                configuration: { running.current },
                                                watchedSymbolCount: { running.watchedSymbolCount },
                                                wallClock: wallClock)

@@ -23,9 +23,7 @@ public enum AlertsPage {
     }
 
     /// A filter that is not valid.
-    public struct QueryError: Error, CustomStringConvertible, Sendable {
-        public var description: String
-    }
+    public typealias QueryError = PageQueryError
 
     static let statuses: [Delivery.Status] = [.pending, .delivered, .dead, .silenced]
 

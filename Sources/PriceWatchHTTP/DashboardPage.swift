@@ -26,16 +26,23 @@ public enum DashboardPage {
         for symbol in snapshot.symbols {
             let figures = SymbolFigures(symbol, live: live)
             let price = figures.last, change = figures.change
-            // `data-label` names each cell where the table becomes cards (narrow screens).
             html += "<tr data-symbol=\"\(escape(symbol.symbol))\"\(symbol.isStale ? " class=\"stale\"" : "")><td class=\"symbol\">"
                 + "<a href=\"symbol/\(escape(PercentEncoding.encoded(symbol.symbol)))\">\(escape(symbol.symbol))</a></td>"
                 + "<td class=\"price\">\(price.map { escape(LiveQuotes.priceText($0.price)) } ?? "–")</td>"
                 + "<td class=\"change \(change.css)\">\(change.text)</td>"
-                + "<td class=\"range\" data-label=\"Day\">\(figures.dayRange.map { escape(rangeText($0)) } ?? "–")</td>"
+                + "<td class=\"range\">\(figures.dayRange.map { escape(rangeText($0)) } ?? "–")</td>"
                 + "<td class=\"today\">\(sparkline(figures.points))</td>"
                 + marketCell(symbol) + quoteCell(symbol, last: price, now: snapshot.now) + "</tr>\n"
         }
-        html += "</tbody></table></section>\n"
+        html += "</tbody></table>"
+        // Said once, not in a title on each of a thousand rows.
+        if snapshot.symbols.contains(where: { $0.market == nil }) {
+            html += "<p class=\"muted note\">Market –: the trading calendars do not know the symbol's market (it is polled as if always open).</p>"
+        }
+        if snapshot.symbols.contains(where: \.isStale) {
+            html += "<p class=\"muted note\">Stale: no newer quote while its market traded for longer than <code>stale_after</code>.</p>"
+        }
+        html += "</section>\n"
 
         html += "<section id=\"rules\"><h2>Rules</h2>\n<table><thead><tr><th>Rule</th><th>Symbol</th><th>Condition</th>"
             + "<th>State</th></tr></thead><tbody>\n"
@@ -102,20 +109,19 @@ public enum DashboardPage {
     /// if always open, which is no reason to say it is).
     static func marketCell(_ symbol: DashboardSnapshot.Symbol) -> String {
         guard let status = symbol.market else {
-            return "<td class=\"market muted\" data-label=\"Market\" title=\"the trading calendars do not know this symbol's market\">–</td>"
+            return "<td class=\"market muted\">–</td>"
         }
         let name = symbol.marketName.map { escape($0) + " " } ?? ""
-        return "<td class=\"market\" data-label=\"Market\">\(name)\(status.isOpen ? "open" : "closed")</td>"
+        return "<td class=\"market\">\(name)\(status.isOpen ? "open" : "closed")</td>"
     }
 
     /// The quote column: when the shown price was quoted, by which provider, and `stale` when
     /// the symbol's market has traded `stale_after` without a newer one.
     static func quoteCell(_ symbol: DashboardSnapshot.Symbol, last: HistoryPoint?, now: Timestamp) -> String {
-        guard let last else { return "<td class=\"quote muted\" data-label=\"Quote\">no quote yet</td>" }
+        guard let last else { return "<td class=\"quote muted\">no quote yet</td>" }
         let provider = symbol.provider.map { " <span class=\"muted\">\(escape($0))</span>" } ?? ""
-        let stale = symbol.isStale
-            ? " <strong class=\"stale-mark\" title=\"no newer quote while its market traded for longer than stale_after\">stale</strong>" : ""
-        return "<td class=\"quote\" data-label=\"Quote\">\(timeElement(last.time, now: now))\(provider)\(stale)</td>"
+        let stale = symbol.isStale ? " <strong class=\"stale-mark\">stale</strong>" : ""
+        return "<td class=\"quote\">\(timeElement(last.time, now: now))\(provider)\(stale)</td>"
     }
 
     /// The day's points as an inline SVG line (empty when fewer than two).
@@ -150,13 +156,15 @@ public enum DashboardPage {
         th{font-weight:600;color:var(--muted);font-size:.85rem}.price{font-variant-numeric:tabular-nums;font-weight:600}
         .up{color:var(--up)}.down{color:var(--down)}.muted,.flat{color:var(--muted)}.problem{color:var(--down)}.ok{color:var(--up)}
         .delivery{white-space:nowrap;font-size:.85rem}.delivery-dead{color:var(--down)}.delivery-pending{color:var(--muted)}
-        .spark{display:block;color:var(--muted)}time{white-space:nowrap}.range{white-space:nowrap;font-variant-numeric:tabular-nums}
+        .spark{display:block;color:var(--muted)}time{white-space:nowrap}.range{white-space:nowrap;font-variant-numeric:tabular-nums}.note{font-size:.85rem;margin:.5rem 0 0}
         .stale-mark{color:var(--down);font-size:.8rem;text-transform:uppercase;letter-spacing:.03em}
         @media (max-width:600px){body{font-size:14px}th,td{padding:.3rem .35rem}main{padding:0 .5rem 1rem}.spark{width:72px}
         #watchlist thead{display:none}#watchlist table,#watchlist tbody{display:block}
         #watchlist tr{display:grid;grid-template-columns:1fr auto auto;gap:.1rem .75rem;align-items:center;padding:.5rem 0;border-bottom:1px solid var(--line)}
         #watchlist td{border:0;padding:0}#watchlist td.today{grid-column:1/-1}#watchlist .spark{width:100%}
-        #watchlist td[data-label]{grid-column:1/-1;font-size:.85rem}#watchlist td[data-label]::before{content:attr(data-label) " ";color:var(--muted)}
+        #watchlist td.range,#watchlist td.market,#watchlist td.quote{grid-column:1/-1;font-size:.85rem}
+        #watchlist td.range::before{content:"Day ";color:var(--muted)}#watchlist td.market::before{content:"Market ";color:var(--muted)}
+        #watchlist td.quote::before{content:"Quote ";color:var(--muted)}
         #rules thead,#alerts thead{display:none}#rules table,#rules tbody,#alerts table,#alerts tbody{display:block}
         #rules tr,#alerts tr{display:flex;flex-wrap:wrap;gap:0 .6rem;border-bottom:1px solid var(--line);padding:.4rem 0}
         #rules td,#alerts td{display:block;border:0;padding:.1rem 0;overflow-wrap:anywhere}#rules td:first-child{font-weight:600;flex-basis:100%}

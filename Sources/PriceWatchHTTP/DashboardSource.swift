@@ -19,6 +19,9 @@ public protocol DashboardSource: Sendable {
     /// The paper-trading leaderboard (`account` nil) or one account's statement and daily
     /// equity, as `pricewatch paper` reports them (the pages `/paper` and `/paper/NAME`).
     func paper(account: String?) async -> DashboardPaper
+    /// `symbol`'s prices over `range` (never `.oneDay`, which the snapshot holds), as
+    /// `pricewatch history --range` reads them (the symbol page's ranges).
+    func history(of symbol: String, range: HistoryRange) async -> DashboardHistory
     /// Every market of the loaded trading calendars at this moment (the page `/markets`), as
     /// `pricewatch market` lists them; empty without calendars.
     func marketOverview() async -> [DashboardMarket]

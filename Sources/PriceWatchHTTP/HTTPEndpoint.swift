@@ -6,6 +6,7 @@ import NIOPosix
 import struct PriceWatchCore.HTTPEndpointSettings
 import enum PriceWatchCore.PercentEncoding
 import struct PriceWatchCore.AlertQuery
+import enum PriceWatchCore.HistoryRange
 import ServiceLifecycle
 
 /// The daemon's HTTP endpoint (Hummingbird): the dashboard at `/`, its live sections and
@@ -86,9 +87,19 @@ public struct HTTPEndpoint: Service {
         router.get("/sections") { request, _ -> Response in
             Self.html(await cache.rendered(.sections, live: live), for: request)
         }
-        router.get("/symbol/:symbol") { _, context -> Response in
+        router.get("/symbol/:symbol") { request, context -> Response in
             let symbol = PercentEncoding.decoded(Substring(context.parameters.get("symbol") ?? ""))
-            guard let page = SymbolPage.page(symbol, snapshot: await cache.snapshot(), live: live) else {
+            let range: HistoryRange
+            switch SymbolPage.range(query: request.uri.queryParameters.get("range").map { String($0) }) {
+            case .success(let chosen): range = chosen
+            case .failure(let problem): return Self.html(SymbolPage.badQuery(symbol, problem: problem.description), status: .badRequest)
+            }
+            let snapshot = await cache.snapshot()
+            guard snapshot.symbols.contains(where: { $0.symbol == symbol }) else {
+                return Self.html(SymbolPage.notWatched(symbol), status: .notFound)
+            }
+            let history = range == .oneDay ? nil : await cache.history(of: symbol, range: range)
+            guard let page = SymbolPage.page(symbol, snapshot: snapshot, live: live, range: range, history: history) else {
                 return Self.html(SymbolPage.notWatched(symbol), status: .notFound)
             }
             return Self.html(page)

@@ -67,25 +67,33 @@ actor SnapshotCache {
         await shared("paper \(account ?? "")") { source in await source.paper(account: account) }
     }
 
+    /// `symbol`'s history over `range`, read at most once a minute per symbol and range: it
+    /// changes by a candle at a time, and a read may ask the provider's chart endpoint.
+    func history(of symbol: String, range: HistoryRange) async -> DashboardHistory {
+        await shared("history \(symbol) \(range)", maximumAge: .seconds(60)) { source in await source.history(of: symbol, range: range) }
+    }
+
     /// The answer of `read` for `key`, read at most once per ``maximumAge``: requests that come
     /// while it is read wait for that read, as for the snapshot. Answers older than that are
     /// dropped at the next call, so the cache holds only what was asked within the last second.
-    private func shared<Value: Sendable>(_ key: String, _ read: @escaping @Sendable (any DashboardSource) async -> Value) async -> Value {
+    private func shared<Value: Sendable>(_ key: String, maximumAge age: Duration? = nil,
+                                         _ read: @escaping @Sendable (any DashboardSource) async -> Value) async -> Value {
         let now = ContinuousClock.now
-        sharedReads = sharedReads.filter { $0.value.readAt.map { $0.duration(to: now) < maximumAge } ?? true }
+        sharedReads = sharedReads.filter { entry in entry.value.readAt.map { $0.duration(to: now) < entry.value.maximumAge } ?? true }
         if let reading = sharedReads[key]?.task as? Task<Value, Never> {
             return await reading.value
         }
         let source = self.source
         let reading = Task(executorPreference: executor) { await read(source) }
-        sharedReads[key] = (reading, nil)
+        sharedReads[key] = (reading, nil, age ?? maximumAge)
         let value = await reading.value
         sharedReads[key]?.readAt = ContinuousClock.now
         return value
     }
 
-    /// Reads by key: the read (a `Task<Value, Never>`, finished or not) and when it finished.
-    private var sharedReads: [String: (task: any Sendable, readAt: ContinuousClock.Instant?)] = [:]
+    /// Reads by key: the read (a `Task<Value, Never>`, finished or not), when it finished, and
+    /// how long its answer is shared.
+    private var sharedReads: [String: (task: any Sendable, readAt: ContinuousClock.Instant?, maximumAge: Duration)] = [:]
 
     func snapshot() async -> DashboardSnapshot {
         let now = ContinuousClock.now

@@ -14,13 +14,58 @@ public enum SymbolPage {
     static let chartWidth = 800
     static let chartHeight = 360
 
-    /// The page of `symbol`, nil when no rule watches it.
-    public static func page(_ symbol: String, snapshot: DashboardSnapshot, live: LiveQuotes) -> String? {
+    /// The chart's ranges, as the page's links offer them (`?range=5d`).
+    public static let ranges: [HistoryRange] = [.oneDay, .fiveDays, .oneMonth, .sixMonths, .oneYear, .fiveYears]
+
+    /// The page of `symbol`, nil when no rule watches it. `range` other than the day charts
+    /// `history` (the day's chart is the snapshot's, as the watchlist's line).
+    public static func page(_ symbol: String, snapshot: DashboardSnapshot, live: LiveQuotes,
+                            range: HistoryRange = .oneDay, history: DashboardHistory? = nil) -> String? {
         guard let entry = snapshot.symbols.first(where: { $0.symbol == symbol }) else { return nil }
         return PageShell.html(title: "\(symbol) · pricewatch", heading: symbol, home: "../", style: style,
                               headerExtra: "<span id=\"live-state\" class=\"muted\">connecting…</span>",
                               bodyAttributes: " data-symbol=\"\(HTMLText.escaped(symbol))\"",
-                              main: sections(entry, snapshot: snapshot, live: live), mainID: "sections", script: script)
+                              main: sections(entry, snapshot: snapshot, live: live, range: range, history: history),
+                              mainID: "sections", script: script)
+    }
+
+    /// The range a `range` query names (`1d` when absent), or the error the page answers `400`
+    /// with.
+    public static func range(query: String?) -> Result<HistoryRange, PageQueryError> {
+        guard let query, !query.isEmpty else { return .success(.oneDay) }
+        guard let range = HistoryRange(rawValue: query), ranges.contains(range) else {
+            return .failure(PageQueryError(description: "range: expected one of \(ranges.map(\.rawValue).joined(separator: ", ")), "
+                                           + "found \"\(ControlCharacters.escaped(query))\""))
+        }
+        return .success(range)
+    }
+
+    /// A range's link label (`5D`) and its words in the chart's summary (`over 5 days`).
+    static func label(_ range: HistoryRange) -> (short: String, words: String) {
+        switch range {
+        case .oneDay: ("1D", "today")
+        case .fiveDays: ("5D", "over 5 days")
+        case .oneMonth: ("1M", "over a month")
+        case .sixMonths: ("6M", "over 6 months")
+        case .oneYear: ("1Y", "over a year")
+        case .fiveYears: ("5Y", "over 5 years")
+        case .max: ("Max", "over all its history")
+        }
+    }
+
+    /// The links to the other ranges, the current one marked for assistive technology.
+    static func rangeLinks(_ current: HistoryRange) -> String {
+        "<nav class=\"ranges\" aria-label=\"Chart range\">" + ranges.map { range in
+            range == current
+                ? "<a href=\"?range=\(range.rawValue)\" aria-current=\"page\">\(label(range).short)</a>"
+                : "<a href=\"?range=\(range.rawValue)\">\(label(range).short)</a>"
+        }.joined() + "</nav>\n"
+    }
+
+    /// The page for a query the symbol page does not understand (served with 400).
+    public static func badQuery(_ symbol: String, problem: String) -> String {
+        PageShell.html(title: "\(symbol) · pricewatch", heading: symbol, home: "../",
+                       main: "<p class=\"problem\">\(HTMLText.escaped(problem))</p>\n" + rangeLinks(.oneDay))
     }
 
     /// The page for a symbol no rule watches (served with 404).
@@ -30,7 +75,8 @@ public enum SymbolPage {
                            + "the watchlist lists the symbols that have a page</p>\n")
     }
 
-    static func sections(_ entry: DashboardSnapshot.Symbol, snapshot: DashboardSnapshot, live: LiveQuotes) -> String {
+    static func sections(_ entry: DashboardSnapshot.Symbol, snapshot: DashboardSnapshot, live: LiveQuotes,
+                         range: HistoryRange = .oneDay, history: DashboardHistory? = nil) -> String {
         let figures = SymbolFigures(entry, live: live)
         let points = figures.points, last = figures.last, previousClose = figures.previousClose, change = figures.change
         let alerts = snapshot.alerts.filter { $0.alert.symbol == entry.symbol }
@@ -44,7 +90,12 @@ public enum SymbolPage {
             + (entry.currency.map { " <span class=\"muted\">\(HTMLText.escaped($0))</span>" } ?? "")
             + " <span class=\"change \(change.css)\">\(change.text)</span>"
             + " <span class=\"muted\">\(last.map { "at " + DashboardPage.timeElement($0.time, now: snapshot.now) } ?? "no quote yet")</span></p>\n"
-        html += chartFigure(entry, points: points, last: last, previousClose: previousClose, change: change.text, alerts: alerts)
+        html += rangeLinks(range)
+        if range == .oneDay {
+            html += chartFigure(entry, points: points, previousClose: previousClose, change: change.text, alerts: alerts)
+        } else {
+            html += rangeChart(entry, range: range, history: history ?? .failed("no history read"), alerts: alerts)
+        }
         html += "</section>\n"
 
         html += "<section id=\"facts\"><h2>Facts</h2>\n<dl class=\"facts\">"
@@ -87,10 +138,29 @@ public enum SymbolPage {
 
     /// The day's chart in both themes (the style shows the one of the viewer's colour scheme)
     /// with a text summary, or why there is none.
-    static func chartFigure(_ entry: DashboardSnapshot.Symbol, points: [HistoryPoint], last: HistoryPoint?,
-                            previousClose: ExactDecimal?, change: String, alerts: [DashboardSnapshot.AlertLine]) -> String {
+    /// The chart of a range beyond the day: the history's closes, the close before the range,
+    /// the rules' levels and the alerts within it, and where the prices came from.
+    static func rangeChart(_ entry: DashboardSnapshot.Symbol, range: HistoryRange, history: DashboardHistory,
+                           alerts: [DashboardSnapshot.AlertLine]) -> String {
+        switch history {
+        case .failed(let reason):
+            return "<p class=\"muted chart-missing\">no chart \(label(range).words): \(HTMLText.escaped(reason))</p>\n"
+        case .read(let points, let startingClose, let source, let note):
+            let change = points.last.map { DashboardPage.changeText(price: $0.price, previousClose: startingClose).text } ?? "–"
+            var html = chartFigure(entry, points: points, previousClose: startingClose, referenceLabel: "before range",
+                                   period: label(range).words, change: change == "–" ? change : "\(change) \(label(range).short)",
+                                   alerts: alerts)
+            html += "<p class=\"muted chart-source\">\(points.count) prices from \(HTMLText.escaped(source))"
+                + (note.map { "; \(HTMLText.escaped($0))" } ?? "") + "</p>\n"
+            return html
+        }
+    }
+
+    static func chartFigure(_ entry: DashboardSnapshot.Symbol, points: [HistoryPoint], previousClose: ExactDecimal?,
+                            referenceLabel: String = "prev close", period: String = "today",
+                            change: String, alerts: [DashboardSnapshot.AlertLine]) -> String {
         guard points.count >= minimumChartPoints, let first = points.first, let final = points.last else {
-            return "<p class=\"muted chart-missing\">not enough data for a chart: \(points.count) price(s) today, "
+            return "<p class=\"muted chart-missing\">not enough data for a chart: \(points.count) price(s) \(period), "
                 + "expected at least \(minimumChartPoints)</p>\n"
         }
         var title = entry.symbol + (entry.currency.map { " \($0)" } ?? "")
@@ -98,14 +168,15 @@ public enum SymbolPage {
         if change != "–" { title += " \(change)" }
         var levels = entry.levels
         if let previousClose {
-            levels.insert(ChartLevel(role: .previousClose, price: previousClose, label: "prev close"), at: 0)
+            levels.insert(ChartLevel(role: .previousClose, price: previousClose, label: referenceLabel), at: 0)
         }
         let markers = alerts.map(\.alert).filter { $0.time >= first.time && $0.time <= final.time }
             .map { ChartMarker(time: $0.time, price: $0.price, label: $0.rule) }
         var chart = ChartDescription(title: title, series: points.map { ChartPoint(time: $0.time, price: $0.price) },
                                      levels: levels, markers: markers, timeZone: entry.marketTimeZone ?? "UTC",
                                      theme: .light, width: chartWidth, height: chartHeight)
-        let summary = summaryText(entry, points: points, previousClose: previousClose, levels: entry.levels, alerts: markers.count)
+        let summary = summaryText(entry, points: points, previousClose: previousClose, referenceLabel: referenceLabel,
+                                  period: period, levels: entry.levels, alerts: markers.count)
         let light = ChartSVGText.svg(ChartLayout.drawing(for: chart), title: title, summary: summary, cssClass: "chart chart-light")
         chart.theme = .dark
         let dark = ChartSVGText.svg(ChartLayout.drawing(for: chart), title: title, summary: summary, cssClass: "chart chart-dark")
@@ -114,16 +185,20 @@ public enum SymbolPage {
 
     /// The chart as a sentence: what a screen reader says, and the caption under it.
     static func summaryText(_ entry: DashboardSnapshot.Symbol, points: [HistoryPoint], previousClose: ExactDecimal?,
+                            referenceLabel: String = "prev close", period: String = "today",
                             levels: [ChartLevel], alerts: Int) -> String {
         let prices = points.map(\.price)
         guard let first = prices.first, let last = prices.last, let low = prices.min(), let high = prices.max() else { return "" }
-        var text = "\(entry.symbol) today, \(points.count) prices: opened the chart at \(LiveQuotes.priceText(first)), "
+        var text = "\(entry.symbol) \(period), \(points.count) prices: opened the chart at \(LiveQuotes.priceText(first)), "
             + "now \(LiveQuotes.priceText(last)), low \(LiveQuotes.priceText(low)), high \(LiveQuotes.priceText(high))"
-        if let previousClose { text += "; previous close \(LiveQuotes.priceText(previousClose))" }
+        if let previousClose {
+            text += referenceLabel == "prev close" ? "; previous close \(LiveQuotes.priceText(previousClose))"
+                : "; close before the range \(LiveQuotes.priceText(previousClose))"
+        }
         if !levels.isEmpty {
             text += "; rule levels: " + levels.map { "\($0.label) at \(LiveQuotes.priceText($0.price))" }.joined(separator: ", ")
         }
-        if alerts > 0 { text += "; \(alerts) alert\(alerts == 1 ? "" : "s") today" }
+        if alerts > 0 { text += "; \(alerts) alert\(alerts == 1 ? "" : "s") \(period)" }
         text += "; times in \(entry.marketTimeZone ?? "UTC")."
         return text
     }
@@ -144,6 +219,8 @@ public enum SymbolPage {
 
     static let style = """
         .big{font-size:1.6rem}
+        .ranges{display:flex;gap:.25rem;margin:.25rem 0 .5rem}.ranges a{padding:.15rem .55rem;border:1px solid var(--line);border-radius:6px;text-decoration:none;color:inherit;font-size:.85rem}
+        .ranges a[aria-current]{background:var(--fg);color:var(--bg);border-color:var(--fg)}.chart-source{font-size:.85rem}
         .quote-line{display:flex;flex-wrap:wrap;align-items:baseline;gap:.5rem;margin:.75rem 0}
         .facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:.5rem 1rem;margin:0}
         .facts dt{color:var(--muted);font-size:.85rem}.facts dd{margin:0}
@@ -164,7 +241,7 @@ public enum SymbolPage {
           function refresh(){
             if(pending){return;}
             pending=setTimeout(function(){
-              fetch(location.pathname,{cache:'no-store'}).then(function(r){return r.ok?r.text():Promise.reject(r.status);})
+              fetch(location.pathname+location.search,{cache:'no-store'}).then(function(r){return r.ok?r.text():Promise.reject(r.status);})
                 .then(function(html){
                   var next=new DOMParser().parseFromString(html,'text/html').getElementById('sections');
                   if(next){document.getElementById('sections').innerHTML=next.innerHTML;localTimes();}

@@ -122,7 +122,7 @@ struct DashboardSparklineSourceTests {
                                                now: Self.point(31, 0).time)
         let html2 = DashboardPage.sections(withoutHistory, live: live)
         #expect(html2.contains("<td class=\"price\">110.00</td>"))
-        #expect(html2.contains("<td class=\"market\" data-label=\"Market\">closed</td>"))
+        #expect(html2.contains("<td class=\"market\">closed</td>"))
     }
 
     /// Issue 26, item 1: a watchlist row has the day's range, the market with its state, the
@@ -137,14 +137,16 @@ struct DashboardSparklineSourceTests {
         }
         let fresh = row(stale: false)
         #expect(fresh.contains("<tr data-symbol=\"X\"><td class=\"symbol\">"), "\(fresh)")
-        #expect(fresh.contains("<td class=\"range\" data-label=\"Day\">98.00 – 108.00</td>"), "lowest and highest of the day")
-        #expect(fresh.contains("<td class=\"market\" data-label=\"Market\">XNYS open</td>"))
-        #expect(fresh.contains("<td class=\"quote\" data-label=\"Quote\"><time datetime=\"\(Self.point(15, 0).time.rfc3339)\">"))
+        #expect(fresh.contains("<td class=\"range\">98.00 – 108.00</td>"), "lowest and highest of the day")
+        #expect(fresh.contains("<td class=\"market\">XNYS open</td>"))
+        #expect(fresh.contains("<td class=\"quote\"><time datetime=\"\(Self.point(15, 0).time.rfc3339)\">"))
         #expect(fresh.contains("<span class=\"muted\">yahoo</span></td>"))
         #expect(!fresh.contains("stale"))
+        #expect(!fresh.contains("Market –:"), "no note without an unknown market")
         let stale = row(stale: true)
         #expect(stale.contains("<tr data-symbol=\"X\" class=\"stale\">"))
         #expect(stale.contains(">stale</strong></td>"))
+        #expect(stale.contains("Stale: no newer quote while its market traded for longer than <code>stale_after</code>."), "said once")
     }
 
     /// Issue 26: a live update writes a price as the first render does (two decimals stay two).
@@ -174,7 +176,8 @@ struct DashboardSparklineSourceTests {
                                                          dayPoints: stored)], now: Self.point(6, 0).time)
         let before = DashboardPage.sections(snapshot, live: live)
         #expect(before.contains("<td class=\"change up\">+0.96%</td>"), "105 from the stored previous close 104: \(before)")
-        #expect(before.contains("title=\"the trading calendars do not know this symbol's market\">–</td>"), "`–`, never open by default")
+        #expect(before.contains("<td class=\"market muted\">–</td>"), "`–`, never open by default")
+        #expect(before.contains("Market –: the trading calendars do not know the symbol's market"), "said once under the table")
         #expect(!before.contains("open</td>"))
         _ = await live.receive(PolledQuotes(provider: "p", results: ["X": .success(Quote(
             symbol: "X", price: ExactDecimal(scaled: 110_00000000), time: Self.point(30, 0).time,

@@ -92,6 +92,31 @@ import Testing
         #expect(try await demo.daemon.stop() == 0)
     }
 
+    /// Issue 26, item 2: the symbol page's ranges read the history `pricewatch history` reads
+    /// (the demo stores none, and its replay provider has no chart endpoint: the page says so);
+    /// an unknown range is a 400 naming the ranges.
+    @Test func theSymbolPagesRangesReadTheHistoryOfTheCommandLine() async throws {
+        let demo = try DashboardDaemon(rows: 4)
+        try await demo.waitUntilListening()
+        _ = try await waitFor("AAPL on the watchlist") { () async -> Bool? in
+            await demo.text("/")?.contains("<tr data-symbol=\"AAPL\"") == true ? true : nil
+        }
+        let command = try CommandRunner.run(["history", "AAPL", "--range", "5d", "--config", "pricewatch.toml"], in: demo.directory.path)
+        let page = try #require(await demo.request("/symbol/AAPL?range=5d"))
+        #expect(page.status == 200)
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(html.contains("<a href=\"?range=5d\" aria-current=\"page\">5D</a>"))
+        let reason = try #require(command.standardError.split(separator: "\n").last.map(String.init), "history says why")
+        #expect(command.status != 0 && reason.contains("no stored history of AAPL in this range"), "\(command.standardError)")
+        #expect(html.contains("no chart over 5 days: no stored history of AAPL in this range"), "the command's reason: \(reason)")
+        let bad = try #require(await demo.request("/symbol/AAPL?range=2w"))
+        #expect(bad.status == 400)
+        #expect(String(decoding: bad.body, as: UTF8.self).contains("range: expected one of 1d, 5d, 1mo, 6mo, 1y, 5y, found &quot;2w&quot;"))
+        let head = try await RawHTTP.exchangeBytes(port: demo.port, method: "HEAD", path: "/symbol/AAPL?range=1y")
+        #expect(head.status == "HTTP/1.1 200 OK" && head.body.isEmpty, "HEAD of a range")
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
     /// Issue 26: a portfolio's page shows the figures `pricewatch portfolio` prints for the
     /// same state (the demo replayed to its fourth row, 224.89); an unknown name is a 404
     /// naming the portfolios there are.

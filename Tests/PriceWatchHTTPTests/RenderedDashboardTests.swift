@@ -20,6 +20,7 @@ struct RenderedDashboardTests {
         func alertLog(matching query: AlertQuery, limit: Int) async -> DashboardAlertLog { DashboardAlertLog() }
         func portfolios(named name: String?) async -> DashboardPortfolios { .valued([]) }
         func marketOverview() async -> [DashboardMarket] { [] }
+        func history(of symbol: String, range: HistoryRange) async -> DashboardHistory { .failed("none") }
         func paper(account: String?) async -> DashboardPaper { .leaderboard(standings: [], currency: "USD") }
         func updateScrapedMetrics(_ exporter: MetricsExporter) async {}
     }

@@ -90,4 +90,48 @@ struct SymbolPageTests {
         #expect(html.contains("<a href=\"symbol/X\">X</a>"))
         #expect(html.contains("<a href=\"symbol/%5EGSPC\">^GSPC</a>"))
     }
+
+    /// Issue 26, item 2: ranges beyond the day chart the history read for them, against the
+    /// close before the range, with links to every range (the current one marked) and where the
+    /// prices came from; too few prices or no history are said, never drawn.
+    @Test func aRangeChartsTheHistoryAgainstTheCloseBeforeIt() throws {
+        let snapshot = Self.snapshot(points: [Self.point(0, 100), Self.point(5, 103)])
+        let days = (0..<5).map { HistoryPoint(time: Timestamp(milliseconds: 1_799_600_000_000 + Int64($0) * 86_400_000),
+                                              price: ExactDecimal(scaled: Int64(90 + $0) * 100_000_000)) }
+        let history = DashboardHistory.read(points: days, startingClose: ExactDecimal(scaled: 88 * 100_000_000),
+                                            source: "stored history, backfilled from provider 'yahoo' before it", note: nil)
+        let html = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes(), range: .fiveDays, history: history))
+        #expect(html.contains("<a href=\"?range=5d\" aria-current=\"page\">5D</a>"))
+        #expect(html.contains("<a href=\"?range=1d\">1D</a>") && html.contains("<a href=\"?range=5y\">5Y</a>"))
+        #expect(html.contains("X over 5 days, 5 prices: opened the chart at 90.00, now 94.00, low 90.00, high 94.00; "
+                              + "close before the range 88.00"), "the summary: \(html)")
+        #expect(html.contains("before range"), "the reference line's label")
+        #expect(html.contains("+6.82% 5D"), "the title's change over the range: 94 from 88")
+        #expect(html.contains("5 prices from stored history, backfilled from provider &#39;yahoo&#39; before it")
+                || html.contains("5 prices from stored history, backfilled from provider 'yahoo' before it"), "\(html)")
+        #expect(!html.contains("not enough data"))
+
+        let sparse = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes(), range: .oneYear,
+                                                  history: .read(points: Array(days.prefix(2)), startingClose: nil, source: "stored history",
+                                                                 note: "provider 'replay' (type replay) has no chart endpoint")))
+        #expect(sparse.contains("not enough data for a chart: 2 price(s) over a year, expected at least 3"))
+        #expect(sparse.contains("has no chart endpoint"), "why the history stops short")
+        let none = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes(), range: .oneMonth,
+                                                history: .failed("no stored history of X in this range")))
+        #expect(none.contains("no chart over a month: no stored history of X in this range"))
+    }
+
+    @Test func theRangeQueryIsOneOfTheOffered() throws {
+        #expect(try SymbolPage.range(query: nil).get() == .oneDay)
+        #expect(try SymbolPage.range(query: "").get() == .oneDay)
+        #expect(try SymbolPage.range(query: "6mo").get() == .sixMonths)
+        for bad in ["2w", "max", "5D", "1d\u{1b}"] {
+            guard case .failure(let problem) = SymbolPage.range(query: bad) else {
+                Issue.record("\(bad) accepted")
+                continue
+            }
+            #expect(problem.description.hasPrefix("range: expected one of 1d, 5d, 1mo, 6mo, 1y, 5y, found \""), "\(problem)")
+            #expect(!problem.description.contains("\u{1b}"), "control characters escaped")
+        }
+    }
 }

@@ -20,6 +20,8 @@ struct DaemonDashboardSource: DashboardSource {
     let history: (any PriceHistoryReader)?
     /// The newest quotes with their previous close (the change); nil: the change shows `–`.
     let quotes: (any QuoteHistoryStore)?
+    /// The polling providers with a chart endpoint: the symbol page's history beyond what was stored.
+    let chartProviders: RunningChartProviders
     let configuration: @Sendable () async -> Configuration
     /// The running configuration's count of watched symbols, counted once per configuration.
     let watchedSymbolCount: @Sendable () -> Int
@@ -97,6 +99,22 @@ struct DaemonDashboardSource: DashboardSource {
         case .unknownPortfolio(let available): .unknown(available: available)
         case .configurationFailed: .failed("the configuration on disk has errors; run pricewatch check")
         case .failed(let message): .failed(message)
+        }
+    }
+
+    func history(of symbol: String, range: HistoryRange) async -> DashboardHistory {
+        switch await ReadPriceHistory.read(symbol: symbol, range: range, interval: range.defaultInterval, provider: nil,
+                                           configPath: configPath, environment: environment, now: wallClock(),
+                                           marketHours: markets, runningProvider: { chartProviders.provider(named: $0) },
+                                           report: { _ in }) {
+        case .read(let history):
+            return .read(points: history.candles.map { HistoryPoint(time: $0.time, price: $0.close) },
+                         startingClose: history.closeBeforeRange, source: history.source.description,
+                         note: history.backfillProblem)
+        case .configurationFailed:
+            return .failed("the configuration on disk has errors; run pricewatch check")
+        case .failed(let message):
+            return .failed(message)
         }
     }
 

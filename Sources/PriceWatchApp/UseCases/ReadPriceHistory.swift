@@ -67,9 +67,12 @@ public enum ReadPriceHistory {
     ///   - provider: `--provider`; default the provider of the first rule that watches the
     ///     symbol, else the main file's.
     ///   - marketHours: the trading calendars (the symbol's market time zone).
+    ///   - runningProvider: in the daemon, its polling provider of a name when that has a chart
+    ///     endpoint; the backfill then never builds a provider of its own.
     public static func read(symbol: String, range: HistoryRange, interval: CandleInterval, provider requested: String?,
                             configPath: String, environment: [String: String], now: Timestamp,
                             marketHours: any MarketHours = AlwaysOpenMarkets(), builtInWhenAbsent: Bool = false,
+                            runningProvider: ((String) -> (any QuoteProvider)?)? = nil,
                             report: ([Diagnostic]) -> Void) async -> Outcome {
         let from = range.start(endingAt: now)
         let to = Timestamp(milliseconds: now.milliseconds + 1)
@@ -110,8 +113,21 @@ public enum ReadPriceHistory {
         if !covered {
             let backfillEnd = stored.first?.time ?? to
             let name = requested ?? rules.lazy.compactMap(\.provider).first
-            switch SelectProvider.select(configPath: configPath, environment: environment, requested: name,
-                                         builtInWhenAbsent: builtInWhenAbsent, report: { _ in }) {
+            // In the daemon: the provider that polls, not one built for this read (a Yahoo
+            // session of its own, a replay file read again).
+            let selected: SelectProvider.Outcome
+            if let runningProvider {
+                let chosen = name ?? configuration.defaultProvider
+                if let provider = chosen.flatMap({ runningProvider($0) }) {
+                    selected = .selected(.init(name: chosen ?? "", type: "", provider: provider))
+                } else {
+                    selected = .failed("provider '\(chosen ?? "")' has no chart endpoint or does not poll")
+                }
+            } else {
+                selected = SelectProvider.select(configPath: configPath, environment: environment, requested: name,
+                                                 builtInWhenAbsent: builtInWhenAbsent, report: { _ in })
+            }
+            switch selected {
             case .selected(let selection):
                 if let chartProvider = selection.provider as? any PriceChartProviding {
                     charting = (selection.name, chartProvider)
