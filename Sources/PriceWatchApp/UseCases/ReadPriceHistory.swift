@@ -72,7 +72,7 @@ public enum ReadPriceHistory {
     public static func read(symbol: String, range: HistoryRange, interval: CandleInterval, provider requested: String?,
                             configPath: String, environment: [String: String], now: Timestamp,
                             marketHours: any MarketHours = AlwaysOpenMarkets(), builtInWhenAbsent: Bool = false,
-                            runningProvider: ((String) -> (any QuoteProvider)?)? = nil,
+                            runningProvider: ((String) -> (any PriceChartProviding)?)? = nil,
                             report: ([Diagnostic]) -> Void) async -> Outcome {
         let from = range.start(endingAt: now)
         let to = Timestamp(milliseconds: now.milliseconds + 1)
@@ -115,40 +115,40 @@ public enum ReadPriceHistory {
             let name = requested ?? rules.lazy.compactMap(\.provider).first
             // In the daemon: the provider that polls, not one built for this read (a Yahoo
             // session of its own, a replay file read again).
-            let selected: SelectProvider.Outcome
             if let runningProvider {
-                let chosen = name ?? configuration.defaultProvider
-                if let provider = chosen.flatMap({ runningProvider($0) }) {
-                    selected = .selected(.init(name: chosen ?? "", type: "", provider: provider))
+                let chosen = name ?? configuration.defaultProvider ?? ""
+                if let chartProvider = runningProvider(chosen) {
+                    charting = (chosen, chartProvider)
                 } else {
-                    selected = .failed("provider '\(chosen ?? "")' has no chart endpoint or does not poll")
+                    history.backfillProblem = "provider '\(chosen)' has no chart endpoint or does not poll"
                 }
             } else {
-                selected = SelectProvider.select(configPath: configPath, environment: environment, requested: name,
-                                                 builtInWhenAbsent: builtInWhenAbsent, report: { _ in })
-            }
-            switch selected {
-            case .selected(let selection):
-                if let chartProvider = selection.provider as? any PriceChartProviding {
-                    charting = (selection.name, chartProvider)
-                    do {
-                        let chart = try await chartProvider.chart(symbol: symbol, interval: interval, from: from, to: backfillEnd)
-                        history.candles = chart.candles + stored
-                        history.source = stored.isEmpty ? .provider(selection.name) : .storedAndProvider(selection.name)
-                        history.currency = chart.currency ?? history.currency
-                        history.previousClose = chart.previousClose
-                        history.closeBeforeRange = chart.previousClose
-                        history.marketTimeZone = chart.exchangeTimeZone
-                    } catch {
-                        history.backfillProblem = "provider '\(selection.name)': \(ControlCharacters.escaped(error.message))"
+                switch SelectProvider.select(configPath: configPath, environment: environment, requested: name,
+                                             builtInWhenAbsent: builtInWhenAbsent, report: { _ in }) {
+                case .selected(let selection):
+                    if let chartProvider = selection.provider as? any PriceChartProviding {
+                        charting = (selection.name, chartProvider)
+                    } else {
+                        history.backfillProblem = "provider '\(selection.name)' (type \(selection.type)) has no chart endpoint"
                     }
-                } else {
-                    history.backfillProblem = "provider '\(selection.name)' (type \(selection.type)) has no chart endpoint"
+                case .failed(let line):
+                    history.backfillProblem = line
+                case .configurationFailed:
+                    history.backfillProblem = "the provider's configuration has errors (see pricewatch check)"
                 }
-            case .failed(let line):
-                history.backfillProblem = line
-            case .configurationFailed:
-                history.backfillProblem = "the provider's configuration has errors (see pricewatch check)"
+            }
+            if let (providerName, chartProvider) = charting {
+                do {
+                    let chart = try await chartProvider.chart(symbol: symbol, interval: interval, from: from, to: backfillEnd)
+                    history.candles = chart.candles + stored
+                    history.source = stored.isEmpty ? .provider(providerName) : .storedAndProvider(providerName)
+                    history.currency = chart.currency ?? history.currency
+                    history.previousClose = chart.previousClose
+                    history.closeBeforeRange = chart.previousClose
+                    history.marketTimeZone = chart.exchangeTimeZone
+                } catch {
+                    history.backfillProblem = "provider '\(providerName)': \(ControlCharacters.escaped(error.message))"
+                }
             }
             if history.candles.isEmpty, let problem = history.backfillProblem {
                 return .failed("no stored history of \(symbol) in this range, and no backfill: \(problem)")

@@ -6,14 +6,14 @@ import Synchronization
 /// the providers that already poll (their sessions, rate limits and transport), never new ones
 /// built per request. Follows reloads as a ``ConfigurationSubscriber``.
 public final class RunningChartProviders: ConfigurationSubscriber {
-    private let providers: Mutex<[String: any QuoteProvider]>
+    private let providers: Mutex<[String: any PriceChartProviding]>
 
     public init(_ setup: ServiceSetup) {
         providers = Mutex(Self.charting(setup))
     }
 
-    /// The provider `name` when it runs and has a chart endpoint (a ``PriceChartProviding``).
-    public func provider(named name: String) -> (any QuoteProvider)? {
+    /// The provider `name` when it runs and has a chart endpoint.
+    public func provider(named name: String) -> (any PriceChartProviding)? {
         providers.withLock { $0[name] }
     }
 
@@ -24,7 +24,8 @@ public final class RunningChartProviders: ConfigurationSubscriber {
         providers.withLock { $0 = charting }
     }
 
-    private static func charting(_ setup: ServiceSetup) -> [String: any QuoteProvider] {
-        setup.providers.filter { $0.value is any PriceChartProviding }
+    // The setup's providers are measured wrappers; their chart endpoints are the wrapped ones'.
+    private static func charting(_ setup: ServiceSetup) -> [String: any PriceChartProviding] {
+        BarWarmUp.chartEndpoints(of: setup)
     }
 }

@@ -1,0 +1,83 @@
+import Foundation
+import PriceWatchCore
+import PriceWatchCurl
+import PriceWatchTestKit
+import Testing
+
+/// Issue 26, item 2: a range the daemon did not record is charted from the chart endpoint of
+/// the provider that polls (a loopback stand-in for Yahoo serving the recorded AAPL chart of
+/// 2024-10-02, its times moved to two days ago so they fall in the range), read once for
+/// every viewer within the minute, and the page says so.
+@Suite struct SymbolRangeBackfillTests {
+    @Test func aRangeIsBackfilledThroughThePollingProviderOnceAMinute() async throws {
+        let server = try LoopbackHTTPServer()
+        let chart = try Self.recordedChart(movedTo: Int(Date().timeIntervalSince1970) - 2 * 86_400)
+        let chartPath = "/v8/finance/chart/AAPL"
+        server.route("GET", chartPath) { _ in
+            LoopbackResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Array(chart))
+        }
+        let directory = try TemporaryDirectory()
+        let port = try DashboardDaemon.freePort()
+        try directory.write("rules.d/aapl.toml", "[[rule]]\nid = \"aapl-above-226.5\"\nsymbol = \"AAPL\"\nabove = 226.5\n")
+        // Polling once an hour: its quote requests (which the stand-in does not serve) stay out
+        // of the way; the page's history is what is tested.
+        try directory.write("pricewatch.toml", """
+            state = "state/pricewatch.db"
+            interval = "1h"
+            [providers.yahoo]
+            type = "yahoo"
+            base_url = "\(server.baseURL)"
+            [sinks.console]
+            type = "stdout"
+            [http]
+            listen = "127.0.0.1:\(port)"
+            """)
+        let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
+        let transport = CurlHTTPTransport()
+        func get(_ path: String) async -> HTTPResponse? {
+            try? await transport.send(HTTPRequest(method: .get, url: "http://127.0.0.1:\(port)\(path)", timeout: .seconds(20)))
+        }
+        let page = try await waitFor("the symbol page of AAPL; daemon: \(daemon.errorLines.suffix(5))") { () async throws -> String? in
+            if !daemon.isRunning { throw DashboardDaemon.DaemonExited(lines: daemon.errorLines.suffix(10)) }
+            guard let answer = await get("/symbol/AAPL?range=5d"), answer.status == 200 else { return nil }
+            return String(decoding: answer.body, as: UTF8.self)
+        }
+        #expect(page.contains("<svg class=\"chart chart-light\""), "a chart: \(page.suffix(1500))")
+        // The provider's candles (before what the daemon stored from its first poll, when that
+        // was stored before the page was read).
+        #expect(page.contains("prices from backfilled from provider &#39;yahoo&#39;")
+                || page.contains("prices from stored history, backfilled from provider &#39;yahoo&#39; before it"),
+                "where the prices came from")
+        #expect(page.range(of: "AAPL over 5 days, 39[01] prices", options: .regularExpression) != nil,
+                "the summary names the range and counts the recorded minutes (and the stored poll)")
+        // Polling asks the same endpoint for quotes now and then; the page's read is the one
+        // with the range's start (`period1`), and a second view does not ask again.
+        let reads = { server.requests(path: chartPath).filter { $0.query.contains("period1=") }.count }
+        #expect(reads() == 1, "the page's read: \(server.requests(path: chartPath).map(\.query))")
+        let again = try #require(await get("/symbol/AAPL?range=5d"))
+        #expect(again.status == 200)
+        #expect(reads() == 1, "one read for both views")
+        #expect(try await daemon.stop() == 0)
+    }
+
+    /// The recorded chart with every time moved so the session starts at `start` (seconds).
+    static func recordedChart(movedTo start: Int) throws -> Data {
+        let recorded = try Data(contentsOf: URL(fileURLWithPath: RepositoryFiles.path("Tests/Fixtures/providers/yahoo/chart_AAPL_1m_2024-10-02.json")))
+        guard var root = try JSONSerialization.jsonObject(with: recorded) as? [String: Any],
+              var chart = root["chart"] as? [String: Any], var results = chart["result"] as? [[String: Any]],
+              let times = results.first?["timestamp"] as? [Int], let first = times.first else {
+            throw ChartFixtureError()
+        }
+        let shift = start - first
+        results[0]["timestamp"] = times.map { $0 + shift }
+        if var meta = results[0]["meta"] as? [String: Any], let time = meta["regularMarketTime"] as? Int {
+            meta["regularMarketTime"] = time + shift
+            results[0]["meta"] = meta
+        }
+        chart["result"] = results
+        root["chart"] = chart
+        return try JSONSerialization.data(withJSONObject: root)
+    }
+
+    struct ChartFixtureError: Error {}
+}
