@@ -145,7 +145,10 @@ public enum Daemon {
                                               PaperDigestSection(store: store)], logger: logger),
             outbox: store, configuration: { running.current }, wallClock: wallClock, logger: logger,
             render: { DigestNotification($0).message() })
-        let fixedJobs = [housekeeping.job, historyRetention.job]
+        // Each portfolio's value once an hour, for its page's value over time (docs/portfolios.md).
+        let portfolioValues = PortfolioValueRecorder(configuration: { running.current }, store: store, marketHours: markets,
+                                                     wallClock: wallClock)
+        let fixedJobs = [housekeeping.job, historyRetention.job, portfolioValues.job]
         let jobs: @Sendable (ServiceSetup) -> [ScheduledJob] = { setup in
             fixedJobs + digests.jobs(for: setup.configuration.digests, marketHours: markets)
         }
@@ -195,7 +198,7 @@ public enum Daemon {
         var httpServices: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let httpSettings, let exporter {
             let source = DaemonDashboardSource(configPath: configPath, environment: environment, liveness: liveness,
-                                               markets: markets, history: candles, quotes: store,
+                                               markets: markets, history: candles, quotes: store, portfolioValues: store,
                                                chartProviders: chartProviders,
                                                configuration: { running.current },
                                                watchedSymbolCount: { running.watchedSymbolCount },

@@ -52,7 +52,7 @@ public enum CairoCanvas {
                 cairo_move_to(cairo, first.x, first.y)
                 for point in points.dropFirst() { cairo_line_to(cairo, point.x, point.y) }
                 cairo_stroke(cairo)
-            case .circle(let center, let radius, let fill, let outline):
+            case .circle(let center, let radius, let fill, let outline, _):
                 cairo_new_sub_path(cairo)
                 cairo_arc(cairo, center.x, center.y, radius, 0, 2 * Double.pi)
                 setColor(fill, on: cairo)

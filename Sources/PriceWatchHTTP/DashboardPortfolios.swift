@@ -3,8 +3,9 @@ import PriceWatchCore
 /// What `/portfolio/NAME` shows: the valuations `pricewatch portfolio` computes for the same
 /// state, or why there are none.
 public enum DashboardPortfolios: Sendable {
-    /// The valuations (one, for a page of one portfolio).
-    case valued([PortfolioValuation])
+    /// The valuations (one, for a page of one portfolio), and each portfolio's recorded daily
+    /// values by name (``PortfolioValuePoint``, oldest first): its value over time.
+    case valued([PortfolioValuation], values: [String: [PortfolioValuePoint]] = [:])
     /// No portfolio has the name asked for; the names there are.
     case unknown(available: [String])
     /// The configuration or the state could not be read: for one line.

@@ -19,6 +19,8 @@ public protocol DashboardSource: Sendable {
     /// The paper-trading leaderboard (`account` nil) or one account's statement and daily
     /// equity, as `pricewatch paper` reports them (the pages `/paper` and `/paper/NAME`).
     func paper(account: String?) async -> DashboardPaper
+    /// Every portfolio's and paper account's position in `symbol` (the symbol page's holdings).
+    func holdings(of symbol: String) async -> DashboardHoldings
     /// `symbol`'s prices over `range` (never `.oneDay`, which the snapshot holds), as
     /// `pricewatch history --range` reads them (the symbol page's ranges).
     func history(of symbol: String, range: HistoryRange) async -> DashboardHistory

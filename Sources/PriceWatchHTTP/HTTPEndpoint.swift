@@ -99,7 +99,9 @@ public struct HTTPEndpoint: Service {
                 return Self.html(SymbolPage.notWatched(symbol), status: .notFound)
             }
             let history = range == .oneDay ? nil : await cache.history(of: symbol, range: range)
-            guard let page = SymbolPage.page(symbol, snapshot: snapshot, live: live, range: range, history: history) else {
+            let holdings = await cache.holdings(of: symbol)
+            guard let page = SymbolPage.page(symbol, snapshot: snapshot, live: live, range: range, history: history,
+                                             holdings: holdings) else {
                 return Self.html(SymbolPage.notWatched(symbol), status: .notFound)
             }
             return Self.html(page)

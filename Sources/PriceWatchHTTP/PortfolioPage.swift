@@ -13,13 +13,13 @@ public enum PortfolioPage {
         var body = ""
         let none = "<p class=\"muted\">no portfolio in portfolios.d (docs/portfolios.md)</p>\n"
         switch portfolios {
-        case .valued([]):
+        case .valued([], _):
             body = none
         case .unknown where name == nil:
             // Asked for every portfolio and there is none: an empty page, not a missing one.
             body = none
-        case .valued(let valuations):
-            body = valuations.map { section($0, root: name == nil ? "" : "../") }.joined()
+        case .valued(let valuations, let values):
+            body = valuations.map { section($0, root: name == nil ? "" : "../", values: values[$0.name] ?? []) }.joined()
         case .unknown(let available):
             status = 404
             let known = available.isEmpty ? "portfolios.d has none"
@@ -38,8 +38,31 @@ public enum PortfolioPage {
         return (status, html)
     }
 
+    /// The portfolio's recorded daily values as a chart (from three days on) against its cost
+    /// on the last day, or how many days there are so far.
+    static func valueOverTime(_ name: String, values: [PortfolioValuePoint]) -> String {
+        // Points in another currency than the latest (the home currency was changed) would not
+        // be one line: the chart starts where the latest currency does.
+        let currency = values.last?.currency ?? ""
+        let points = values.reversed().prefix { $0.currency == currency }.reversed()
+        guard points.count >= SymbolPage.minimumChartPoints, let first = points.first, let last = points.last else {
+            return "<p class=\"muted value-over-time\">value over time: \(points.count) day(s) recorded, a chart from "
+                + "\(SymbolPage.minimumChartPoints) (the daemon records each portfolio's value every hour)</p>\n"
+        }
+        let title = "\(name) value (\(currency))"
+        let summary = "\(name)'s value over \(points.count) days, \(first.day) to \(last.day): from "
+            + "\(PortfolioRendering.money(first.value, currency)) to \(PortfolioRendering.money(last.value, currency)) \(currency); "
+            + "cost \(PortfolioRendering.money(last.cost, currency))."
+        var chart = ChartDescription(title: title, series: points.map { ChartPoint(time: $0.time, price: $0.value) },
+                                     levels: [ChartLevel(role: .previousClose, price: last.cost, label: "cost")], width: 800, height: 300)
+        let light = ChartSVGText.svg(ChartLayout.drawing(for: chart), title: title, summary: summary, cssClass: "chart chart-light")
+        chart.theme = .dark
+        let dark = ChartSVGText.svg(ChartLayout.drawing(for: chart), title: title, summary: summary, cssClass: "chart chart-dark")
+        return "<figure class=\"chart-figure value-over-time\">\(light)\(dark)<figcaption class=\"muted\">\(HTMLText.escaped(summary))</figcaption></figure>\n"
+    }
+
     /// One portfolio; `root` leads from the page to the endpoint's root (for symbol links).
-    static func section(_ valuation: PortfolioValuation, root: String) -> String {
+    static func section(_ valuation: PortfolioValuation, root: String, values: [PortfolioValuePoint] = []) -> String {
         let home = valuation.currency
         func money(_ value: ExactDecimal?, _ currency: String) -> String { HTMLText.escaped(PortfolioRendering.money(value, currency)) }
         var html = "<section class=\"portfolio\" id=\"portfolio-\(HTMLText.escaped(valuation.name))\">"
@@ -49,6 +72,7 @@ public enum PortfolioPage {
             + PageShell.fact("Value", money(valuation.totalValue, home)) + PageShell.fact("Cost", money(valuation.totalCost, home))
             + PageShell.fact("Unrealised", money(valuation.totalUnrealised, home)) + PageShell.fact("Realised", money(valuation.totalRealised, home))
             + PageShell.fact("Day", money(valuation.totalDayChange, home)) + "</dl>\n"
+        html += valueOverTime(valuation.name, values: values)
         html += "<table><thead><tr>" + ["Symbol", "Quantity", "Cost", "Price", "Value", "Day", "Unrealised", "P&L %", home, "Weight", "Priced"]
             .map { "<th scope=\"col\">\(HTMLText.escaped($0))</th>" }.joined() + "</tr></thead><tbody>\n"
         for position in valuation.positions {

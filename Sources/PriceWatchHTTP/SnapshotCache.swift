@@ -67,6 +67,11 @@ actor SnapshotCache {
         await shared("paper \(account ?? "")") { source in await source.paper(account: account) }
     }
 
+    /// Where `symbol` is held, read at most once per ``maximumAge`` per symbol.
+    func holdings(of symbol: String) async -> DashboardHoldings {
+        await shared("holdings \(symbol)") { source in await source.holdings(of: symbol) }
+    }
+
     /// `symbol`'s history over `range`, read at most once a minute per symbol and range: it
     /// changes by a candle at a time, and a read may ask the provider's chart endpoint.
     func history(of symbol: String, range: HistoryRange) async -> DashboardHistory {

@@ -20,12 +20,14 @@ public enum SymbolPage {
     /// The page of `symbol`, nil when no rule watches it. `range` other than the day charts
     /// `history` (the day's chart is the snapshot's, as the watchlist's line).
     public static func page(_ symbol: String, snapshot: DashboardSnapshot, live: LiveQuotes,
-                            range: HistoryRange = .oneDay, history: DashboardHistory? = nil) -> String? {
+                            range: HistoryRange = .oneDay, history: DashboardHistory? = nil,
+                            holdings: DashboardHoldings? = nil) -> String? {
         guard let entry = snapshot.symbols.first(where: { $0.symbol == symbol }) else { return nil }
         return PageShell.html(title: "\(symbol) · pricewatch", heading: symbol, home: "../", style: style,
                               headerExtra: "<span id=\"live-state\" class=\"muted\">connecting…</span>",
                               bodyAttributes: " data-symbol=\"\(HTMLText.escaped(symbol))\"",
-                              main: sections(entry, snapshot: snapshot, live: live, range: range, history: history),
+                              main: sections(entry, snapshot: snapshot, live: live, range: range, history: history,
+                                             holdings: holdings),
                               mainID: "sections", script: script)
     }
 
@@ -76,7 +78,8 @@ public enum SymbolPage {
     }
 
     static func sections(_ entry: DashboardSnapshot.Symbol, snapshot: DashboardSnapshot, live: LiveQuotes,
-                         range: HistoryRange = .oneDay, history: DashboardHistory? = nil) -> String {
+                         range: HistoryRange = .oneDay, history: DashboardHistory? = nil,
+                         holdings: DashboardHoldings? = nil) -> String {
         let figures = SymbolFigures(entry, live: live)
         let points = figures.points, last = figures.last, previousClose = figures.previousClose, change = figures.change
         let alerts = snapshot.alerts.filter { $0.alert.symbol == entry.symbol }
@@ -106,6 +109,8 @@ public enum SymbolPage {
         html += PageShell.fact("Previous close", previousClose.map { HTMLText.escaped(LiveQuotes.priceText($0)) } ?? "–")
         html += PageShell.fact("Provider", entry.provider.map(HTMLText.escaped) ?? "–")
         html += "</dl></section>\n"
+
+        if let holdings { html += holdingsSection(holdings) }
 
         let rules = snapshot.rules.filter { $0.symbol == entry.symbol }
         html += "<section id=\"rules\"><h2>Rules</h2>\n<table><thead><tr><th scope=\"col\">Rule</th><th scope=\"col\">Condition</th>"
@@ -147,9 +152,12 @@ public enum SymbolPage {
             return "<p class=\"muted chart-missing\">no chart \(label(range).words): \(HTMLText.escaped(reason))</p>\n"
         case .read(let points, let startingClose, let source, let note):
             let change = points.last.map { DashboardPage.changeText(price: $0.price, previousClose: startingClose).text } ?? "–"
+            // Intraday candles (5D, 1M) cross nights: each new session is marked.
+            let breaks = range.defaultInterval.seconds < 86_400
+                ? SessionBreaks.between(points.map(\.time), timeZone: entry.marketTimeZone ?? "UTC") : []
             var html = chartFigure(entry, points: points, previousClose: startingClose, referenceLabel: "before range",
                                    period: label(range).words, change: change == "–" ? change : "\(change) \(label(range).short)",
-                                   alerts: alerts)
+                                   alerts: alerts, sessionBreaks: breaks)
             html += "<p class=\"muted chart-source\">\(points.count) prices from \(HTMLText.escaped(source))"
                 + (note.map { "; \(HTMLText.escaped($0))" } ?? "") + "</p>\n"
             return html
@@ -158,7 +166,7 @@ public enum SymbolPage {
 
     static func chartFigure(_ entry: DashboardSnapshot.Symbol, points: [HistoryPoint], previousClose: ExactDecimal?,
                             referenceLabel: String = "prev close", period: String = "today",
-                            change: String, alerts: [DashboardSnapshot.AlertLine]) -> String {
+                            change: String, alerts: [DashboardSnapshot.AlertLine], sessionBreaks: [Timestamp] = []) -> String {
         guard points.count >= minimumChartPoints, let first = points.first, let final = points.last else {
             return "<p class=\"muted chart-missing\">not enough data for a chart: \(points.count) price(s) \(period), "
                 + "expected at least \(minimumChartPoints)</p>\n"
@@ -171,16 +179,51 @@ public enum SymbolPage {
             levels.insert(ChartLevel(role: .previousClose, price: previousClose, label: referenceLabel), at: 0)
         }
         let markers = alerts.map(\.alert).filter { $0.time >= first.time && $0.time <= final.time }
-            .map { ChartMarker(time: $0.time, price: $0.price, label: $0.rule) }
+            .map { ChartMarker(time: $0.time, price: $0.price, label: $0.rule, note: $0.message) }
         var chart = ChartDescription(title: title, series: points.map { ChartPoint(time: $0.time, price: $0.price) },
-                                     levels: levels, markers: markers, timeZone: entry.marketTimeZone ?? "UTC",
+                                     levels: levels, sessionBreaks: sessionBreaks, markers: markers, timeZone: entry.marketTimeZone ?? "UTC",
                                      theme: .light, width: chartWidth, height: chartHeight)
         let summary = summaryText(entry, points: points, previousClose: previousClose, referenceLabel: referenceLabel,
                                   period: period, levels: entry.levels, alerts: markers.count)
         let light = ChartSVGText.svg(ChartLayout.drawing(for: chart), title: title, summary: summary, cssClass: "chart chart-light")
         chart.theme = .dark
         let dark = ChartSVGText.svg(ChartLayout.drawing(for: chart), title: title, summary: summary, cssClass: "chart chart-dark")
-        return "<figure class=\"chart-figure\">\(light)\(dark)<figcaption class=\"muted\">\(HTMLText.escaped(summary))</figcaption></figure>\n"
+        let note = markers.contains { $0.note != nil } ? "<p id=\"marker-note\" class=\"marker-note\" aria-live=\"polite\"></p>" : ""
+        return "<figure class=\"chart-figure\">\(light)\(dark)\(note)<figcaption class=\"muted\">\(HTMLText.escaped(summary))</figcaption></figure>\n"
+    }
+
+    /// Where the symbol is held: each portfolio's position (the figures of `pricewatch
+    /// portfolio`) and each paper account's (those of `pricewatch paper show`), linked to
+    /// their pages; said when it is held nowhere.
+    static func holdingsSection(_ holdings: DashboardHoldings) -> String {
+        var html = "<section id=\"holdings\"><h2>Holdings</h2>\n"
+        for problem in holdings.problems { html += "<p class=\"problem\">\(HTMLText.escaped(problem))</p>\n" }
+        guard !holdings.portfolios.isEmpty || !holdings.paper.isEmpty else {
+            return html + "<p class=\"muted\">not held in any portfolio or paper account</p></section>\n"
+        }
+        html += "<table><thead><tr><th scope=\"col\">Held in</th><th scope=\"col\">Quantity</th><th scope=\"col\">Cost</th>"
+            + "<th scope=\"col\">Value</th><th scope=\"col\">Unrealised</th></tr></thead><tbody>\n"
+        func css(_ value: ExactDecimal?) -> String {
+            guard let value else { return "flat" }
+            return value.isPositive ? "up" : value < .zero ? "down" : "flat"
+        }
+        for holding in holdings.portfolios {
+            let position = holding.position, currency = position.currency
+            func money(_ value: ExactDecimal?) -> String { HTMLText.escaped(PortfolioRendering.money(value, currency)) }
+            html += "<tr><td>portfolio <a href=\"../portfolio/\(HTMLText.escaped(PercentEncoding.encoded(holding.portfolio)))\">"
+                + "\(HTMLText.escaped(holding.portfolio))</a></td><td>\(HTMLText.escaped(position.quantity.description))</td>"
+                + "<td>\(money(position.cost)) \(HTMLText.escaped(currency))</td><td>\(money(position.value))</td>"
+                + "<td class=\"\(css(position.unrealised))\">\(money(position.unrealised))</td></tr>\n"
+        }
+        for holding in holdings.paper {
+            let position = holding.position
+            html += "<tr><td>paper <a href=\"../paper/\(HTMLText.escaped(PercentEncoding.encoded(holding.account)))\">"
+                + "\(HTMLText.escaped(holding.account))</a></td><td>\(HTMLText.escaped(position.quantity.description))</td>"
+                + "<td>\(HTMLText.escaped(PaperRendering.money(position.netCost))) \(HTMLText.escaped(holding.currency))</td>"
+                + "<td>\(HTMLText.escaped(PaperRendering.money(position.value)))</td>"
+                + "<td class=\"\(css(position.profit))\">\(HTMLText.escaped(PaperRendering.money(position.profit)))</td></tr>\n"
+        }
+        return html + "</tbody></table></section>\n"
     }
 
     /// The chart as a sentence: what a screen reader says, and the caption under it.
@@ -221,13 +264,14 @@ public enum SymbolPage {
         .big{font-size:1.6rem}
         .ranges{display:flex;gap:.25rem;margin:.25rem 0 .5rem}.ranges a{padding:.15rem .55rem;border:1px solid var(--line);border-radius:6px;text-decoration:none;color:inherit;font-size:.85rem}
         .ranges a[aria-current]{background:var(--fg);color:var(--bg);border-color:var(--fg)}.chart-source{font-size:.85rem}
+        svg.chart{touch-action:pan-y}circle.marker{cursor:pointer}.marker-note{font-weight:600;margin:.25rem 0;min-height:1.2em}
         .quote-line{display:flex;flex-wrap:wrap;align-items:baseline;gap:.5rem;margin:.75rem 0}
         .facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:.5rem 1rem;margin:0}
         .facts dt{color:var(--muted);font-size:.85rem}.facts dd{margin:0}
         .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
-        @media (max-width:600px){#rules thead,#alerts thead{display:none}
-        #rules table,#rules tbody,#rules tr,#rules td,#alerts table,#alerts tbody,#alerts tr,#alerts td{display:block}
-        #rules tr,#alerts tr{border-bottom:1px solid var(--line);padding:.4rem 0}#rules td,#alerts td{border:0;padding:.1rem 0}}
+        @media (max-width:600px){#rules thead,#alerts thead,#holdings thead{display:none}
+        #rules table,#rules tbody,#rules tr,#rules td,#alerts table,#alerts tbody,#alerts tr,#alerts td,#holdings table,#holdings tbody,#holdings tr,#holdings td{display:block}
+        #rules tr,#alerts tr,#holdings tr{border-bottom:1px solid var(--line);padding:.4rem 0}#rules td,#alerts td,#holdings td{border:0;padding:.1rem 0}}
         """
 
     /// Live updates: the price when a poll brings this symbol, and the sections again from the
@@ -244,12 +288,45 @@ public enum SymbolPage {
               fetch(location.pathname+location.search,{cache:'no-store'}).then(function(r){return r.ok?r.text():Promise.reject(r.status);})
                 .then(function(html){
                   var next=new DOMParser().parseFromString(html,'text/html').getElementById('sections');
-                  if(next){document.getElementById('sections').innerHTML=next.innerHTML;localTimes();}
+                  if(next){document.getElementById('sections').innerHTML=next.innerHTML;localTimes();crosshairs();}
                 })
                 .catch(function(){state.textContent='refresh failed';})
                 .then(function(){pending=null;});
             },500);
           }
+          // The chart's crosshair: the time and price under the pointer, read from the plot's
+          // frame (data-frame: left right top bottom, start and end in ms, low and high price).
+          function crosshairs(){
+            document.querySelectorAll('svg.chart[data-frame]').forEach(function(svg){
+              var f=svg.getAttribute('data-frame').split(' ').map(Number),ns='http://www.w3.org/2000/svg',parts=[];
+              ['line','line','text'].forEach(function(kind){
+                var n=document.createElementNS(ns,kind);n.setAttribute('class','crosshair');n.setAttribute('visibility','hidden');
+                if(kind==='line'){n.setAttribute('stroke','currentColor');n.setAttribute('stroke-dasharray','3 3');}
+                else{n.setAttribute('fill','currentColor');n.setAttribute('font-size','13');}
+                svg.appendChild(n);parts.push(n);
+              });
+              function show(on){parts.forEach(function(n){n.setAttribute('visibility',on?'visible':'hidden');});}
+              svg.addEventListener('pointerleave',function(){show(false);});
+              svg.addEventListener('pointermove',function(e){
+                var m=svg.getScreenCTM();if(!m){return;}
+                var p=new DOMPoint(e.clientX,e.clientY).matrixTransform(m.inverse());
+                if(p.x<f[0]||p.x>f[1]||p.y<f[2]||p.y>f[3]){show(false);return;}
+                var time=f[4]+(p.x-f[0])/(f[1]-f[0])*(f[5]-f[4]),price=f[6]+(f[3]-p.y)/(f[3]-f[2])*(f[7]-f[6]);
+                parts[0].setAttribute('x1',p.x);parts[0].setAttribute('x2',p.x);parts[0].setAttribute('y1',f[2]);parts[0].setAttribute('y2',f[3]);
+                parts[1].setAttribute('x1',f[0]);parts[1].setAttribute('x2',f[1]);parts[1].setAttribute('y1',p.y);parts[1].setAttribute('y2',p.y);
+                parts[2].textContent=localTime(new Date(Math.round(time)).toISOString())+' · '+(Math.abs(price)<1?price.toPrecision(4):price.toFixed(2));
+                parts[2].setAttribute('x',Math.min(p.x+8,f[1]-190));parts[2].setAttribute('y',Math.max(p.y-8,f[2]+14));
+                show(true);
+              });
+            });
+          }
+          crosshairs();
+          // An alert marker's text on tap (a pointer's hover shows the marker's title itself).
+          document.addEventListener('click',function(e){
+            var marker=e.target.closest&&e.target.closest('circle.marker');
+            var note=document.getElementById('marker-note');
+            if(marker&&note){note.textContent=marker.textContent;}
+          });
           if(!window.EventSource){state.textContent='no live updates in this browser';return;}
           var source=new EventSource('../events');
           source.addEventListener('open',function(){state.textContent='live';});

@@ -178,7 +178,10 @@ public final class SQLiteAlertStore: RuleStateStore, QuoteHistoryStore, OutboxSt
             throw openingError(error, path: path)
         }
         guard problems != ["ok"] else { return }
-        let shown = problems.prefix(3).joined(separator: "; ") + (problems.count > 3 ? "; and \(problems.count - 3) more" : "")
+        // SQLite's rows can span lines ("*** in database main ***" then the page): one line each,
+        // so the error stays one log and terminal line.
+        let lines = problems.map { $0.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") }
+        let shown = lines.prefix(3).joined(separator: "; ") + (lines.count > 3 ? "; and \(lines.count - 3) more" : "")
         throw StoreError.corrupted(path: path, operation: "integrity check", reason: shown)
     }
 

@@ -50,7 +50,7 @@ import Testing
         #expect(shapes.contains { if case .polyline(_, palette.threshold, _, let dash) = $0 { !dash.isEmpty } else { false } })
         #expect(shapes.contains { if case .polyline(_, palette.sessionBreak, _, let dash) = $0 { !dash.isEmpty } else { false } })
         #expect(shapes.contains { if case .text("above 105", _, _, palette.threshold, _, _) = $0 { true } else { false } })
-        #expect(shapes.contains { if case .circle(_, _, palette.marker, _) = $0 { true } else { false } })
+        #expect(shapes.contains { if case .circle(_, _, palette.marker, _, _) = $0 { true } else { false } })
         #expect(shapes.contains { if case .text("America/New_York", _, _, _, _, _) = $0 { true } else { false } })
     }
 

@@ -147,6 +147,10 @@ import Testing
         #expect(page.contains("<a href=\"../symbol/AAPL\">AAPL</a>"))
         let all = try #require(await demo.text("/portfolio"))
         #expect(all.contains("<a href=\"symbol/AAPL\">AAPL</a>"))
+        // The symbol's page says where it is held, with the portfolio's figures.
+        let symbol = try #require(await demo.text("/symbol/AAPL"))
+        #expect(symbol.contains("<tr><td>portfolio <a href=\"../portfolio/core\">core</a></td><td>10</td><td>2000.00 USD</td>"
+                                + "<td>2248.90</td><td class=\"up\">248.90</td></tr>"), "the holding: \(symbol)")
         let unknown = try #require(await demo.request("/portfolio/nope"))
         #expect(unknown.status == 404)
         #expect(String(decoding: unknown.body, as: UTF8.self).contains("no portfolio named nope; portfolios: <a href=\"core\">core</a>"))
@@ -180,6 +184,9 @@ import Testing
         #expect(html.contains("filled"), "the order and its fill")
         let board = try #require(await demo.text("/paper"))
         #expect(board.contains("<a href=\"paper/alice\">alice</a>"))
+        let symbol = try #require(await demo.text("/symbol/AAPL"))
+        #expect(symbol.contains("<tr><td>paper <a href=\"../paper/alice\">alice</a></td><td>10</td>"), "the paper holding: \(symbol)")
+        #expect(!symbol.contains("not held in any portfolio or paper account"))
         let unknown = try #require(await demo.request("/paper/bob"))
         #expect(unknown.status == 404)
         #expect(try await demo.daemon.stop() == 0)

@@ -19,6 +19,8 @@ import Testing
         let clientWidth: Int
         let overflowing: [String]
         let darkBackground: Bool
+        let crosshair: String?
+        let markerNote: String?
     }
 
     static let pages = [("watchlist", "/"), ("symbol", "/symbol/AAPL"), ("alerts", "/alerts"), ("markets", "/markets"),
@@ -70,6 +72,15 @@ import Testing
             #expect(view.overflowing.isEmpty, "\(name): elements past the right edge: \(view.overflowing)")
             #expect(view.errors.isEmpty, "\(name): console errors: \(view.errors)")
             #expect(view.darkBackground == view.view.hasSuffix("-dark"), "\(name): dark background \(view.darkBackground)")
+            if view.page == "symbol" {
+                // The crosshair reads a time and a price where the pointer is; a tapped alert
+                // marker shows its rule and message.
+                let readout = try #require(view.crosshair, "\(name): a crosshair over the chart")
+                #expect(readout.range(of: #"[0-9]{2}:[0-9]{2}.* · [0-9]+\.[0-9]{2}$"#, options: .regularExpression) != nil,
+                        "\(name): the crosshair reads \(readout)")
+                #expect(view.markerNote?.range(of: #"^aapl-[a-z0-9.-]+: AAPL [0-9]"#, options: .regularExpression) != nil,
+                        "\(name): the marker's note: \(view.markerNote ?? "none")")
+            }
             let png = try #require(FileManager.default.contents(atPath: view.screenshot), "\(name): a screenshot")
             let size = try #require(PNGSize(png), "\(name): a PNG")
             #expect(size.width == view.width, "\(name): \(size)")

@@ -21,6 +21,7 @@ struct RenderedDashboardTests {
         func portfolios(named name: String?) async -> DashboardPortfolios { .valued([]) }
         func marketOverview() async -> [DashboardMarket] { [] }
         func history(of symbol: String, range: HistoryRange) async -> DashboardHistory { .failed("none") }
+        func holdings(of symbol: String) async -> DashboardHoldings { DashboardHoldings() }
         func paper(account: String?) async -> DashboardPaper { .leaderboard(standings: [], currency: "USD") }
         func updateScrapedMetrics(_ exporter: MetricsExporter) async {}
     }

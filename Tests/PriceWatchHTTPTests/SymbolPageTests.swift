@@ -110,6 +110,16 @@ struct SymbolPageTests {
         #expect(html.contains("5 prices from stored history, backfilled from provider &#39;yahoo&#39; before it")
                 || html.contains("5 prices from stored history, backfilled from provider 'yahoo' before it"), "\(html)")
         #expect(!html.contains("not enough data"))
+        // Five days of intraday candles: a dashed break where each new session starts.
+        let dayBreaks = SessionBreaks.between(days.map(\.time), timeZone: "America/New_York")
+        #expect(dayBreaks.count == 4)
+        let oneYear = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes(), range: .oneYear, history: history))
+        let dashes = { (page: String) in page.components(separatedBy: "stroke-dasharray=\"2 3\"").count - 1 }
+        #expect(dashes(html) == dashes(oneYear) + 2 * dayBreaks.count,
+                "the 5-day chart's light and dark versions each draw 4 breaks; daily candles none (\(dashes(html)), \(dashes(oneYear)))")
+        #expect(html.contains("Holdings") == false, "no holdings section without holdings read")
+        let held = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes(), holdings: DashboardHoldings()))
+        #expect(held.contains("<section id=\"holdings\"><h2>Holdings</h2>") && held.contains("not held in any portfolio or paper account"))
 
         let sparse = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes(), range: .oneYear,
                                                   history: .read(points: Array(days.prefix(2)), startingClose: nil, source: "stored history",

@@ -15,7 +15,7 @@ import Testing
         "table paper_outcome", "trigger paper_outcome_no_delete", "trigger paper_outcome_no_update",
         "table paper_posting", "index paper_posting_by_account", "trigger paper_posting_no_delete",
         "trigger paper_posting_no_update",
-        "table quote", "table rule_state",
+        "table portfolio_value", "table quote", "table rule_state",
         "table silence", "index silence_by_ends_at", "trigger silence_delete_generation", "table silence_generation",
         "trigger silence_insert_generation", "trigger silence_update_generation",
     ]
@@ -36,7 +36,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: path))
         let raw = RawDatabase(path: path)
         #expect(try Self.objects(raw) == Self.tables)
-        #expect(try raw.migrations() == ["alert-series", "candles", "paper-ledger", "quiet-hold", "silences", "v1", "v2", "v3", "v4"])
+        #expect(try raw.migrations() == ["alert-series", "candles", "paper-ledger", "portfolio-values", "quiet-hold", "silences", "v1", "v2", "v3", "v4"])
         #expect(try raw.strings("PRAGMA journal_mode") == ["wal"])
         #expect(try await store.counts() == StoreCounts(
             quotes: 0, ruleStates: 0, alerts: 0, pendingDeliveries: 0, deliveredDeliveries: 0, deadDeliveries: 0))
@@ -93,7 +93,7 @@ import Testing
 
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect(try raw.schema() == schema)
-        #expect(try raw.migrations() == ["alert-series", "candles", "paper-ledger", "quiet-hold", "silences", "v1", "v2", "v2-from-the-future", "v3", "v4"])
+        #expect(try raw.migrations() == ["alert-series", "candles", "paper-ledger", "portfolio-values", "quiet-hold", "silences", "v1", "v2", "v2-from-the-future", "v3", "v4"])
         #expect(try raw.integer("SELECT count(*) FROM alert") == 1)
         #expect(try raw.integer("SELECT count(*) FROM delivery") == 2)
     }

@@ -20,6 +20,8 @@ struct DaemonDashboardSource: DashboardSource {
     let history: (any PriceHistoryReader)?
     /// The newest quotes with their previous close (the change); nil: the change shows `–`.
     let quotes: (any QuoteHistoryStore)?
+    /// Each portfolio's recorded daily values (the portfolio page's value over time); nil: none.
+    let portfolioValues: (any PortfolioValueStore)?
     /// The polling providers with a chart endpoint: the symbol page's history beyond what was stored.
     let chartProviders: RunningChartProviders
     let configuration: @Sendable () async -> Configuration
@@ -95,11 +97,55 @@ struct DaemonDashboardSource: DashboardSource {
     func portfolios(named name: String?) async -> DashboardPortfolios {
         switch await ValuePortfolio.run(configPath: configPath, environment: environment, name: name, rates: nil, ratesURL: nil,
                                         now: wallClock(), report: { _ in }) {
-        case .valued(let valuations): .valued(valuations)
+        case .valued(let valuations):
+            await .valued(valuations, values: recordedValues(of: valuations.map(\.name)))
         case .unknownPortfolio(let available): .unknown(available: available)
         case .configurationFailed: .failed("the configuration on disk has errors; run pricewatch check")
         case .failed(let message): .failed(message)
         }
+    }
+
+    /// The recorded values of the last five years of each portfolio named; a portfolio whose
+    /// values cannot be read has none (the page says how many days it has).
+    func recordedValues(of names: [String]) async -> [String: [PortfolioValuePoint]] {
+        guard let portfolioValues else { return [:] }
+        let since = Timestamp(milliseconds: wallClock().milliseconds - 5 * 366 * 86_400_000)
+        var values: [String: [PortfolioValuePoint]] = [:]
+        for name in names {
+            values[name] = (try? await portfolioValues.portfolioValues(portfolio: name, since: since)) ?? []
+        }
+        return values
+    }
+
+    func holdings(of symbol: String) async -> DashboardHoldings {
+        var holdings = DashboardHoldings()
+        switch await portfolios(named: nil) {
+        case .valued(let valuations, _):
+            for valuation in valuations {
+                for position in valuation.positions where position.symbol == symbol {
+                    holdings.portfolios.append(.init(portfolio: valuation.name, position: position))
+                }
+            }
+        case .unknown:
+            break
+        case .failed(let message):
+            holdings.problems.append("portfolios: \(message)")
+        }
+        // Every account's statement: the leaderboard names them (no rates: only the names are used).
+        switch await PaperTrading.leaderboard(currency: nil, rates: IdentityExchangeRates(), now: wallClock(),
+                                              configPath: configPath, report: { _ in }) {
+        case .success(let board):
+            for standing in board.standings {
+                guard case .success(let statement) = await PaperTrading.statement(account: standing.account, configPath: configPath,
+                                                                                  report: { _ in }) else { continue }
+                for position in statement.positions where position.symbol == symbol {
+                    holdings.paper.append(.init(account: standing.account, currency: statement.account.currency, position: position))
+                }
+            }
+        case .failure(let failure):
+            holdings.problems.append("paper accounts: \(failure.description)")
+        }
+        return holdings
     }
 
     func history(of symbol: String, range: HistoryRange) async -> DashboardHistory {

@@ -107,10 +107,13 @@ public struct ChartMarker: Sendable, Hashable {
     public var time: Timestamp
     public var price: ExactDecimal
     public var label: String
+    /// A longer text (the alert's message) a page shows on hover or tap; images have no use for it.
+    public var note: String?
 
-    public init(time: Timestamp, price: ExactDecimal, label: String) {
+    public init(time: Timestamp, price: ExactDecimal, label: String, note: String? = nil) {
         self.time = time
         self.price = price
         self.label = label
+        self.note = note
     }
 }

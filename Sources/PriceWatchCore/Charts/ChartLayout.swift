@@ -113,7 +113,8 @@ public enum ChartLayout {
         var markerLabels: [(text: String, at: CanvasPoint, color: ChartColor, anchor: ChartShape.TextAnchor, bold: Bool)] = []
         for marker in chart.markers {
             let center = CanvasPoint(x: x(marker.time), y: y(double(marker.price)))
-            shapes.append(.circle(center: center, radius: 5, fill: palette.marker, outline: palette.background))
+            shapes.append(.circle(center: center, radius: 5, fill: palette.marker, outline: palette.background,
+                                  note: marker.note.map { "\(marker.label): \($0)" }))
             markerLabels.append((text: marker.label, at: CanvasPoint(x: center.x, y: center.y - 9), color: palette.marker,
                                  anchor: .middle, bold: true))
         }
@@ -124,7 +125,10 @@ public enum ChartLayout {
             let at = placer.place(label.text, at: label.at, size: labelSize, anchor: label.anchor, bold: label.bold)
             shapes.append(.text(label.text, at: at, size: labelSize, color: label.color, anchor: label.anchor, bold: label.bold))
         }
-        return ChartDrawing(width: Int(width), height: Int(height), shapes: shapes)
+        let frame = chart.series.isEmpty ? nil
+            : PlotFrame(left: plotLeft, right: plotRight, top: plotTop, bottom: plotBottom,
+                        start: Timestamp(milliseconds: start), end: Timestamp(milliseconds: end), low: low, high: high)
+        return ChartDrawing(width: Int(width), height: Int(height), shapes: shapes, frame: frame)
     }
 
     static let panelGap = 10.0

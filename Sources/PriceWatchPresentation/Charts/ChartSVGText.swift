@@ -8,7 +8,13 @@ public enum ChartSVGText {
     /// The `<svg>` element of `drawing`, with `title` and `summary` for assistive technology
     /// and `cssClass` on the element.
     public static func svg(_ drawing: ChartDrawing, title: String, summary: String, cssClass: String) -> String {
-        var svg = "<svg class=\"\(HTMLText.escaped(cssClass))\" viewBox=\"0 0 \(drawing.width) \(drawing.height)\""
+        // The plot's frame, for a page's crosshair: left right top bottom, then the start and
+        // end times (milliseconds) and the low and high prices at its edges.
+        let frame = drawing.frame.map { frame in
+            " data-frame=\"" + [frame.left, frame.right, frame.top, frame.bottom].map(number).joined(separator: " ")
+                + " \(frame.start.milliseconds) \(frame.end.milliseconds) \(frame.low) \(frame.high)\""
+        } ?? ""
+        var svg = "<svg class=\"\(HTMLText.escaped(cssClass))\"\(frame) viewBox=\"0 0 \(drawing.width) \(drawing.height)\""
             + " width=\"100%\" preserveAspectRatio=\"xMidYMid meet\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\">"
             + "<title>\(HTMLText.escaped(title))</title><desc>\(HTMLText.escaped(summary))</desc>"
         for shape in drawing.shapes {
@@ -27,9 +33,12 @@ public enum ChartSVGText {
             let dashes = dash.isEmpty ? "" : " stroke-dasharray=\"\(dash.map(number).joined(separator: " "))\""
             return "<polyline points=\"\(coordinates)\" fill=\"none\" stroke=\"\(stroke.hex)\""
                 + " stroke-width=\"\(number(lineWidth))\" stroke-linejoin=\"round\"\(dashes)/>"
-        case .circle(let center, let radius, let fill, let outline):
-            return "<circle cx=\"\(number(center.x))\" cy=\"\(number(center.y))\" r=\"\(number(radius))\""
-                + " fill=\"\(fill.hex)\" stroke=\"\(outline.hex)\"/>"
+        case .circle(let center, let radius, let fill, let outline, let note):
+            let circle = "<circle cx=\"\(number(center.x))\" cy=\"\(number(center.y))\" r=\"\(number(radius))\""
+                + " fill=\"\(fill.hex)\" stroke=\"\(outline.hex)\""
+            // A note is the circle's title: shown on hover, and on tap by the page's script.
+            guard let note else { return circle + "/>" }
+            return circle + " tabindex=\"0\" class=\"marker\"><title>\(HTMLText.escaped(note))</title></circle>"
         case .text(let text, let at, let size, let color, let anchor, let bold):
             let textAnchor = switch anchor {
             case .start: "start"

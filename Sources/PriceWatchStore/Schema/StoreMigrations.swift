@@ -66,6 +66,7 @@ enum StoreMigrations {
         migrator.registerMigration("silences", foreignKeyChecks: .deferred, migrate: SilencesMigration.migrate)
         migrator.registerMigration("quiet-hold", foreignKeyChecks: .immediate, migrate: QuietHoldMigration.migrate)
         migrator.registerMigration("alert-series", foreignKeyChecks: .immediate, migrate: AlertSeriesMigration.migrate)
+        migrator.registerMigration("portfolio-values", foreignKeyChecks: .immediate, migrate: PortfolioValueMigration.migrate)
         return migrator
     }()
 

@@ -11,7 +11,11 @@ the dark colour scheme. For each view it prints:
 
     {"page": NAME, "view": "phone-light", "width": 390, "scrollWidth": ..., "clientWidth": ...,
      "overflowing": ["TAG.class right=..."], "errors": ["console or exception text"],
-     "darkBackground": bool, "screenshot": "OUT_DIR/NAME-phone-light.png"}
+     "darkBackground": bool, "screenshot": "OUT_DIR/NAME-phone-light.png",
+     "crosshair": "2 Oct, 13:31 UTC · 225.94" or null, "markerNote": "rule: message" or null}
+
+On a page with a chart, its first alert marker is tapped (the note the page then shows) and a
+pointer moved over it (what the crosshair reads), as DOM events the page's script handles.
 
 ``overflowing`` lists up to five elements whose right edge lies beyond the viewport (what a
 reader would have to scroll sideways to see). Exits 2 with a message on standard error when
@@ -132,6 +136,30 @@ def fcntl_dup_above(descriptor, minimum):
     return fcntl.fcntl(descriptor, fcntl.F_DUPFD, minimum)
 
 
+PROBE = r"""
+(() => {
+  // In one evaluation, so a live refresh of the page's sections cannot come between the events
+  // and the reading: tap the visible chart's first alert marker, then move a pointer over it.
+  const visible = [...document.querySelectorAll('svg.chart[data-frame]')].find(s => s.getBoundingClientRect().width > 0);
+  if (!visible) return {crosshair: null, markerNote: null};
+  const marker = visible.querySelector('circle.marker');
+  if (marker) marker.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+  const box = visible.getBoundingClientRect();
+  visible.dispatchEvent(new PointerEvent('pointermove', {bubbles: true, clientX: box.left + box.width * 0.6,
+                                                        clientY: box.top + box.height * 0.45}));
+  const text = [...visible.querySelectorAll('text.crosshair')].find(t => t.getAttribute('visibility') === 'visible');
+  const note = document.getElementById('marker-note');
+  return {crosshair: text ? text.textContent : null, markerNote: note ? note.textContent : null};
+})()
+"""
+
+
+def probe_chart(browser, session):
+    """Taps a page's visible chart's first alert marker and moves a pointer over the chart:
+    the crosshair's reading and the marker's note (both null on a page without a chart)."""
+    return browser.send("Runtime.evaluate", {"expression": PROBE, "returnByValue": True}, session)["result"]["value"]
+
+
 def errors_of(events, session):
     found = []
     for event in events:
@@ -170,6 +198,7 @@ def main():
                     browser.wait_for_event("Page.loadEventFired", session)
                     measured = browser.send("Runtime.evaluate", {"expression": MEASURE, "returnByValue": True},
                                             session)["result"]["value"]
+                    measured.update(probe_chart(browser, session))
                     shot = browser.send("Page.captureScreenshot", {"format": "png"}, session)["data"]
                     path = os.path.join(out, f"{name}-{view}-{scheme}.png")
                     with open(path, "wb") as file:
