@@ -335,7 +335,7 @@ enum RuleReader {
         }
     }
 
-    private static func symbolProblem(_ symbol: String) -> String? {
+    static func symbolProblem(_ symbol: String) -> String? {
         if symbol.isEmpty { return "expected a symbol such as \"AAPL\", found an empty string" }
         // Nearly every symbol is printable ASCII, which holds no whitespace: checked by byte,
         // without looking up Unicode properties.

@@ -82,6 +82,9 @@ public struct DashboardSnapshot: Sendable {
     /// An error reading the state, shown instead of the tables it prevented.
     public var readError: String?
     public var now: Timestamp
+    /// The markets page's list (`[http] markets`), in the order written; empty when none is
+    /// configured (the page then shows the watched symbols by market).
+    public var marketList: [Symbol] = []
 
     public init(symbols: [Symbol] = [], rules: [RuleStatus] = [], alerts: [AlertLine] = [], providers: [ProviderLine] = [],
                 pendingDeliveries: Int = 0, oldestPending: Timestamp? = nil, problems: [String] = [],

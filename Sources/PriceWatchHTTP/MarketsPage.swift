@@ -21,6 +21,10 @@ public enum MarketsPage {
         }
         main += "</section>\n"
 
+        if !snapshot.marketList.isEmpty {
+            main += listSection(snapshot.marketList, watched: Set(snapshot.symbols.map(\.symbol)), live: live)
+            return PageShell.html(title: "Markets · pricewatch", heading: "Markets", home: "./", style: style, main: main)
+        }
         let names = Dictionary(markets.map { ($0.code, $0.name) }, uniquingKeysWith: { first, _ in first })
         let groups = Dictionary(grouping: snapshot.symbols) { $0.marketName ?? "" }
         for code in groups.keys.sorted(by: { ($0.isEmpty ? 1 : 0, $0) < ($1.isEmpty ? 1 : 0, $1) }) {
@@ -40,6 +44,35 @@ public enum MarketsPage {
         }
         return PageShell.html(title: "Markets · pricewatch", heading: "Markets", home: "./", main: main)
     }
+
+    /// The configured list (`[http] markets`), in its order: each symbol's price, change from
+    /// the previous close, day range, market and a day chart (the watchlist's figures, drawn
+    /// larger), linked to its page when a rule watches it.
+    static func listSection(_ list: [DashboardSnapshot.Symbol], watched: Set<String>, live: LiveQuotes) -> String {
+        var html = "<section id=\"market-list\"><h2>Indices, futures, currencies and crypto</h2>\n<div class=\"tiles\">"
+        for symbol in list {
+            let figures = SymbolFigures(symbol, live: live)
+            let price = figures.last, change = figures.change
+            let name = watched.contains(symbol.symbol)
+                ? "<a href=\"symbol/\(HTMLText.escaped(PercentEncoding.encoded(symbol.symbol)))\">\(HTMLText.escaped(symbol.symbol))</a>"
+                : HTMLText.escaped(symbol.symbol)
+            html += "<article class=\"tile\" data-symbol=\"\(HTMLText.escaped(symbol.symbol))\"><h3>\(name)</h3>"
+                + "<p><span class=\"price\">\(price.map { HTMLText.escaped(LiveQuotes.priceText($0.price)) } ?? "–")</span>"
+                + (symbol.currency.map { " <span class=\"muted\">\(HTMLText.escaped($0))</span>" } ?? "")
+                + " <span class=\"change \(change.css)\">\(change.text)</span></p>"
+                + DashboardPage.sparkline(figures.points, width: 240, height: 56)
+                + "<p class=\"muted\">\(figures.dayRange.map { "day " + HTMLText.escaped(DashboardPage.rangeText($0)) } ?? "no prices yet today")"
+                + (symbol.marketName.map { " · \(HTMLText.escaped($0)) \(symbol.market?.isOpen == true ? "open" : "closed")" } ?? "")
+                + "</p></article>"
+        }
+        return html + "</div></section>\n"
+    }
+
+    static let style = """
+        .tiles{display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:.75rem}
+        .tile{border:1px solid var(--line);border-radius:8px;padding:.5rem .75rem}.tile h3{margin:0;font-size:1rem}
+        .tile p{margin:.25rem 0}.tile .spark{width:100%;height:56px}
+        """
 
     /// `closes 26 Nov 21:00 UTC` / `opens ...` in a `<time>` the script shows in the viewer's
     /// zone; nothing for a market that never closes.

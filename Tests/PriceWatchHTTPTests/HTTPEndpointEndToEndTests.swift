@@ -117,6 +117,20 @@ import Testing
         #expect(try await demo.daemon.stop() == 0)
     }
 
+    /// Issue 26, item 3: `[http] markets` is the markets page's list, polled through the main
+    /// file's provider: its tile shows the replayed price.
+    @Test func theMarketsListIsPolledAndShown() async throws {
+        let demo = try DashboardDaemon(http: "markets = [\"AAPL\"]\n", rows: 4)
+        try await demo.waitUntilListening()
+        let page = try await waitFor("the markets list to show AAPL's price") { () async -> String? in
+            guard let page = await demo.text("/markets"), page.contains("<article class=\"tile\" data-symbol=\"AAPL\">"),
+                  page.contains("<span class=\"price\">2") else { return nil }
+            return page
+        }
+        #expect(page.contains("<h3><a href=\"symbol/AAPL\">AAPL</a></h3>"))
+        #expect(try await demo.daemon.stop() == 0)
+    }
+
     /// Issue 26: a portfolio's page shows the figures `pricewatch portfolio` prints for the
     /// same state (the demo replayed to its fourth row, 224.89); an unknown name is a 404
     /// naming the portfolios there are.

@@ -34,4 +34,30 @@ struct MarketsPageTests {
         let none = MarketsPage.page([], snapshot: DashboardSnapshot(now: now), live: LiveQuotes())
         #expect(none.contains("no trading calendars are loaded"))
     }
+
+    /// Issue 26, item 3: a configured list (`[http] markets`) replaces the watched symbols by
+    /// market: tiles in the order written with price, change, a day chart, range and market; a
+    /// symbol no rule watches has no page to link to.
+    @Test func aConfiguredListIsShownAsTilesInItsOrder() {
+        let now = Timestamp(milliseconds: 1_800_000_000_000)
+        let points = (0..<5).map { HistoryPoint(time: Timestamp(milliseconds: now.milliseconds - Int64(4 - $0) * 60_000),
+                                                price: ExactDecimal(scaled: Int64(5_000 + $0 * 10) * 100_000_000)) }
+        var snapshot = DashboardSnapshot(symbols: [.init(symbol: "AAPL", provider: "p", lastPrice: nil, market: nil)], now: now)
+        snapshot.marketList = [
+            .init(symbol: "^GSPC", provider: "p", lastPrice: points.last, previousClose: ExactDecimal(scaled: 5_000 * 100_000_000),
+                  market: .open(until: Timestamp(milliseconds: now.milliseconds + 3_600_000)), dayPoints: points, marketName: "XNYS",
+                  currency: "USD"),
+            .init(symbol: "AAPL", provider: "p", lastPrice: nil, market: nil),
+        ]
+        let page = MarketsPage.page([], snapshot: snapshot, live: LiveQuotes())
+        #expect(page.contains("<h2>Indices, futures, currencies and crypto</h2>"))
+        let gspc = page.firstRange(of: "data-symbol=\"^GSPC\"")?.lowerBound, aapl = page.firstRange(of: "data-symbol=\"AAPL\"")?.lowerBound
+        #expect(gspc.flatMap { first in aapl.map { first < $0 } } == true, "both tiles, in the order written")
+        #expect(page.contains("<h3>^GSPC</h3><p><span class=\"price\">5040.00</span> <span class=\"muted\">USD</span> "
+                              + "<span class=\"change up\">+0.80%</span></p>"), "\(page)")
+        #expect(page.contains("day 5000.00 – 5040.00 · XNYS open"))
+        #expect(page.contains("<h3><a href=\"symbol/AAPL\">AAPL</a></h3>"), "a watched symbol links to its page")
+        #expect(page.contains("no prices yet today"))
+        #expect(!page.contains("Symbols on no known market"), "the list replaces the grouping")
+    }
 }

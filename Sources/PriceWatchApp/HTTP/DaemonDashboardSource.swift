@@ -58,6 +58,18 @@ struct DaemonDashboardSource: DashboardSource {
                                                   freshness.isStale(symbol: status.symbol, exchange: quote?.exchange, time: $0.time, now: now)
                                               } ?? false))
             }
+            // The markets page's list: polled through the main file's provider.
+            if let provider = running.defaultProvider, let list = running.http?.markets {
+                for symbol in list {
+                    let quote = details[QuoteSource(provider: provider, symbol: symbol)]
+                    let last = quote.map { HistoryPoint(time: $0.time, price: $0.price) }
+                    let identifier = markets.market(ofSymbol: symbol, exchange: quote?.exchange)
+                    snapshot.marketList.append(.init(symbol: symbol, provider: provider, lastPrice: last, previousClose: quote?.previousClose,
+                                                     market: identifier.map { markets.status(of: $0, at: now) },
+                                                     dayPoints: await dayPoints(of: symbol, last: last), marketName: identifier?.rawValue,
+                                                     marketTimeZone: identifier.flatMap { markets.timeZone(of: $0) }, currency: quote?.currency))
+                }
+            }
         case .configurationFailed:
             errors.append("the configuration on disk has errors; run pricewatch check")
         case .failed(let message):

@@ -69,8 +69,9 @@ public struct Configuration: Sendable, Hashable {
     public func provider(named name: String) -> ProviderConfiguration? { providers.first { $0.name == name } }
     public func sink(named name: String) -> SinkConfiguration? { sinks.first { $0.name == name } }
 
-    /// Every symbol some enabled-or-not rule watches through `provider`, and the holdings and
-    /// currency pairs of the portfolios its portfolio rules watch, sorted.
+    /// Every symbol some enabled-or-not rule watches through `provider`, the holdings and
+    /// currency pairs of the portfolios its portfolio rules watch, and, for the main file's
+    /// provider, the markets page's list (`[http] markets`), sorted.
     public func symbols(for provider: String) -> [String] {
         var symbols = Set<String>()
         // Rules are read in place by index: copying each of 100,000 rules (as `filter` does)
@@ -84,6 +85,7 @@ public struct Configuration: Sendable, Hashable {
         for portfolio in watchedPortfolios(through: provider) {
             symbols.formUnion(PortfolioWatchlist.symbols(of: portfolio))
         }
+        if provider == defaultProvider, let markets = http?.markets { symbols.formUnion(markets) }
         return symbols.sorted()
     }
 
@@ -99,6 +101,7 @@ public struct Configuration: Sendable, Hashable {
     /// `provider` answers.
     public func watchesSymbols(through provider: String) -> Bool {
         for index in rules.indices where rules[index].provider == provider && !rules[index].symbols.isEmpty { return true }
+        if provider == defaultProvider, http?.markets.isEmpty == false { return true }
         return watchedPortfolios(through: provider).contains { !PortfolioWatchlist.symbols(of: $0).isEmpty }
     }
 
@@ -114,6 +117,7 @@ public struct Configuration: Sendable, Hashable {
         for portfolio in portfolios where watched.contains(portfolio.name) {
             symbols.formUnion(PortfolioWatchlist.symbols(of: portfolio))
         }
+        if defaultProvider != nil, let markets = http?.markets { symbols.formUnion(markets) }
         return symbols
     }
 }

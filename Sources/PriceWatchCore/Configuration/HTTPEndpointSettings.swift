@@ -19,6 +19,10 @@ public struct HTTPEndpointSettings: Sendable, Hashable {
     public var token: Secret?
     /// The most connections served at once.
     public var maximumConnections: Int
+    /// The markets page's list (`markets`: indices, futures, currencies, crypto), in the order
+    /// written, polled through the main file's provider like a rule's symbols; empty: the page
+    /// shows the watched symbols by market.
+    public var markets: [String] = []
 
     public init(host: String = defaultHost, port: Int = defaultPort, token: Secret? = nil,
                 maximumConnections: Int = defaultMaximumConnections) {
