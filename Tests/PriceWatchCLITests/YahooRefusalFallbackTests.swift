@@ -20,7 +20,7 @@ import Testing
         server.route("GET", "/v7/finance/quote") { _ in
             LoopbackResponse(status: 401, headers: [HTTPHeader("Content-Type", "application/json")], body: Array(Self.refusal.utf8))
         }
-        let chart = try Self.recordedChart(endingNear: Int(Date().timeIntervalSince1970))
+        let chart = try RecordedYahooChart.aapl(endingAt: Int(Date().timeIntervalSince1970))
         server.route("GET", "/v8/finance/chart/AAPL") { _ in
             LoopbackResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Array(chart))
         }
@@ -45,25 +45,4 @@ import Testing
         #expect(server.requests(path: "/v7/finance/quote").count >= 2, "v7 was asked (and refused) first")
         #expect(try await daemon.stop() == 0)
     }
-
-    /// The recorded one-minute chart with its last price at `end` (seconds).
-    static func recordedChart(endingNear end: Int) throws -> Data {
-        let recorded = try Data(contentsOf: URL(fileURLWithPath: RepositoryFiles.path("Tests/Fixtures/providers/yahoo/chart_AAPL_1m_2024-10-02.json")))
-        guard var root = try JSONSerialization.jsonObject(with: recorded) as? [String: Any],
-              var chart = root["chart"] as? [String: Any], var results = chart["result"] as? [[String: Any]],
-              let times = results.first?["timestamp"] as? [Int], let last = times.last else {
-            throw FixtureError()
-        }
-        let shift = end - last
-        results[0]["timestamp"] = times.map { $0 + shift }
-        if var meta = results[0]["meta"] as? [String: Any], let time = meta["regularMarketTime"] as? Int {
-            meta["regularMarketTime"] = time + shift
-            results[0]["meta"] = meta
-        }
-        chart["result"] = results
-        root["chart"] = chart
-        return try JSONSerialization.data(withJSONObject: root)
-    }
-
-    struct FixtureError: Error {}
 }

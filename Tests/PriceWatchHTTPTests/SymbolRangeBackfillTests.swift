@@ -11,7 +11,7 @@ import Testing
 @Suite struct SymbolRangeBackfillTests {
     @Test func aRangeIsBackfilledThroughThePollingProviderOnceAMinute() async throws {
         let server = try LoopbackHTTPServer()
-        let chart = try Self.recordedChart(movedTo: Int(Date().timeIntervalSince1970) - 2 * 86_400)
+        let chart = try RecordedYahooChart.aapl(startingAt: Int(Date().timeIntervalSince1970) - 2 * 86_400)
         let chartPath = "/v8/finance/chart/AAPL"
         server.route("GET", chartPath) { _ in
             LoopbackResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Array(chart))
@@ -59,25 +59,4 @@ import Testing
         #expect(reads() == 1, "one read for both views")
         #expect(try await daemon.stop() == 0)
     }
-
-    /// The recorded chart with every time moved so the session starts at `start` (seconds).
-    static func recordedChart(movedTo start: Int) throws -> Data {
-        let recorded = try Data(contentsOf: URL(fileURLWithPath: RepositoryFiles.path("Tests/Fixtures/providers/yahoo/chart_AAPL_1m_2024-10-02.json")))
-        guard var root = try JSONSerialization.jsonObject(with: recorded) as? [String: Any],
-              var chart = root["chart"] as? [String: Any], var results = chart["result"] as? [[String: Any]],
-              let times = results.first?["timestamp"] as? [Int], let first = times.first else {
-            throw ChartFixtureError()
-        }
-        let shift = start - first
-        results[0]["timestamp"] = times.map { $0 + shift }
-        if var meta = results[0]["meta"] as? [String: Any], let time = meta["regularMarketTime"] as? Int {
-            meta["regularMarketTime"] = time + shift
-            results[0]["meta"] = meta
-        }
-        chart["result"] = results
-        root["chart"] = chart
-        return try JSONSerialization.data(withJSONObject: root)
-    }
-
-    struct ChartFixtureError: Error {}
 }

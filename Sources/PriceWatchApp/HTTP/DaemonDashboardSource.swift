@@ -45,29 +45,20 @@ struct DaemonDashboardSource: DashboardSource {
             let freshness = PriceFreshness(staleAfterMilliseconds: running.staleAfter.seconds &* 1000, hours: markets)
             for status in statuses where seen.insert(status.symbol).inserted {
                 let quote = status.provider.flatMap { details[QuoteSource(provider: $0, symbol: status.symbol)] }
-                // Nil on no known market: polled as always open, shown as unknown.
-                let identifier = markets.market(ofSymbol: status.symbol, exchange: quote?.exchange)
-                snapshot.symbols.append(.init(symbol: status.symbol, provider: status.provider, lastPrice: status.lastPrice,
-                                              previousClose: quote?.previousClose,
-                                              market: identifier.map { markets.status(of: $0, at: now) },
-                                              dayPoints: await dayPoints(of: status.symbol, last: status.lastPrice),
-                                              marketName: identifier?.rawValue,
-                                              marketTimeZone: identifier.flatMap { markets.timeZone(of: $0) },
-                                              currency: quote?.currency, levels: levels[status.symbol] ?? [],
-                                              isStale: status.lastPrice.map {
-                                                  freshness.isStale(symbol: status.symbol, exchange: quote?.exchange, time: $0.time, now: now)
-                                              } ?? false))
+                var entry = await entry(status.symbol, provider: status.provider, lastPrice: status.lastPrice, quote: quote, now: now)
+                entry.levels = levels[status.symbol] ?? []
+                entry.isStale = status.lastPrice.map {
+                    freshness.isStale(symbol: status.symbol, exchange: quote?.exchange, time: $0.time, now: now)
+                } ?? false
+                snapshot.symbols.append(entry)
             }
             // The markets page's list: polled through the main file's provider.
             if let provider = running.defaultProvider, let list = running.http?.markets {
                 for symbol in list {
                     let quote = details[QuoteSource(provider: provider, symbol: symbol)]
-                    let last = quote.map { HistoryPoint(time: $0.time, price: $0.price) }
-                    let identifier = markets.market(ofSymbol: symbol, exchange: quote?.exchange)
-                    snapshot.marketList.append(.init(symbol: symbol, provider: provider, lastPrice: last, previousClose: quote?.previousClose,
-                                                     market: identifier.map { markets.status(of: $0, at: now) },
-                                                     dayPoints: await dayPoints(of: symbol, last: last), marketName: identifier?.rawValue,
-                                                     marketTimeZone: identifier.flatMap { markets.timeZone(of: $0) }, currency: quote?.currency))
+                    snapshot.marketList.append(await entry(symbol, provider: provider,
+                                                           lastPrice: quote.map { HistoryPoint(time: $0.time, price: $0.price) },
+                                                           quote: quote, now: now))
                 }
             }
         case .configurationFailed:
@@ -107,14 +98,32 @@ struct DaemonDashboardSource: DashboardSource {
     }
 
     func portfolios(named name: String?) async -> DashboardPortfolios {
+        let valued = await valuations(named: name)
+        guard case .valued(let valuations, _) = valued else { return valued }
+        return .valued(valuations, values: await recordedValues(of: valuations.map(\.name)))
+    }
+
+    /// The portfolios valued as `pricewatch portfolio` values them, without their recorded values.
+    private func valuations(named name: String?) async -> DashboardPortfolios {
         switch await ValuePortfolio.run(configPath: configPath, environment: environment, name: name, rates: nil, ratesURL: nil,
                                         now: wallClock(), report: { _ in }) {
-        case .valued(let valuations):
-            await .valued(valuations, values: recordedValues(of: valuations.map(\.name)))
+        case .valued(let valuations): .valued(valuations)
         case .unknownPortfolio(let available): .unknown(available: available)
         case .configurationFailed: .failed("the configuration on disk has errors; run pricewatch check")
         case .failed(let message): .failed(message)
         }
+    }
+
+    /// A symbol's figures for the pages: its price, previous close and currency from `quote`,
+    /// the day's points, and its market (nil on no known market: polled as always open,
+    /// shown as unknown).
+    private func entry(_ symbol: String, provider: String?, lastPrice: HistoryPoint?, quote: Quote?,
+                       now: Timestamp) async -> DashboardSnapshot.Symbol {
+        let identifier = markets.market(ofSymbol: symbol, exchange: quote?.exchange)
+        return DashboardSnapshot.Symbol(symbol: symbol, provider: provider, lastPrice: lastPrice, previousClose: quote?.previousClose,
+                                        market: identifier.map { markets.status(of: $0, at: now) },
+                                        dayPoints: await dayPoints(of: symbol, last: lastPrice), marketName: identifier?.rawValue,
+                                        marketTimeZone: identifier.flatMap { markets.timeZone(of: $0) }, currency: quote?.currency)
     }
 
     /// The recorded values of the last five years of each portfolio named; a portfolio whose
@@ -131,7 +140,7 @@ struct DaemonDashboardSource: DashboardSource {
 
     func holdings(of symbol: String) async -> DashboardHoldings {
         var holdings = DashboardHoldings()
-        switch await portfolios(named: nil) {
+        switch await valuations(named: nil) {
         case .valued(let valuations, _):
             for valuation in valuations {
                 for position in valuation.positions where position.symbol == symbol {
