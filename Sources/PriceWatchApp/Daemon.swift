@@ -4,6 +4,7 @@ import PriceWatchCharts
 import PriceWatchConfig
 import PriceWatchCore
 import PriceWatchPresentation
+import PriceWatchProviders
 import PriceWatchHTTP
 import PriceWatchServices
 import PriceWatchStore
@@ -209,6 +210,12 @@ public enum Daemon {
                                                         silences: silences, ingest: ingest, inheritedSocket: inheritedSocket, logger: logger),
                                   serviceName: "http")]
         }
+        // News rules (docs/events.md): each watched symbol's headline feed, at start and every
+        // `[news] interval`, new stories queued in the outbox.
+        let news = NewsService(watch: NewsWatch(ledger: store, outbox: store, logger: logger),
+                               source: { settings in YahooNewsFeed(transport: transports.http, baseURL: settings.baseURL) },
+                               configuration: { running.current }, clock: clock, wallClock: wallClock, doorbell: doorbell,
+                               logger: logger)
         let dispatch: any Service = httpSettings == nil ? DispatchService(dispatcher: dispatcher)
             : DeliveryLivenessService(DispatchService(dispatcher: dispatcher), liveness: liveness)
         // Each service is named: without a name, the service group describes the service's value
@@ -221,6 +228,7 @@ public enum Daemon {
                 .init(service: SchedulerService(scheduler: scheduler), serviceName: "scheduler"),
                 .init(service: polling, serviceName: "polling"),
                 .init(service: warmUp, serviceName: "warm-up"),
+                .init(service: news, serviceName: "news"),
                 .init(service: StoreFaultService(faults: faults), successTerminationBehavior: .ignore, serviceName: "store-faults"),
             ] + httpServices + [
                 // Last, so it hears of shutdown first: STOPPING=1 at once, and a reload in

@@ -69,18 +69,21 @@ public enum ConfigurationLoader {
             // The main file's defaults apply only when it is valid; otherwise the rules are
             // checked on their own.
             let finish: RuleSet.Finish
+            var finishEvent: RuleSet.FinishEvent = { _ in nil }
             var plain: PlainRuleFileReader?
             if main.root != nil {
                 let resolver = RuleResolver(settings: settings, mainDisplayPath: main.displayPath, portfolios: portfolios,
                                             portfoliosComplete: !portfolioDiagnostics.containsErrors)
                 finish = { resolver.resolve($0) }
+                finishEvent = { resolver.resolveEvent($0) }
                 cacheContext = RuleFileCache.Context(resolver)
                 if readingPlainRuleFiles { plain = PlainRuleFileReader(resolver: resolver) }
             } else {
                 finish = { _ in nil }
             }
             ruleSet = RuleSet.read(displayPath: rulesDisplay, absolutePath: absolute,
-                                   kept: cacheContext.flatMap { cache?.generation(for: $0) }, plain: plain, finish: finish)
+                                   kept: cacheContext.flatMap { cache?.generation(for: $0) }, plain: plain, finish: finish,
+                                   finishEvent: finishEvent)
             if ruleSet == nil, rulesWritten, main.root != nil {
                 main.error("rules: no such file or directory '\(absolute)'", at: rulesKey)
             }
@@ -101,6 +104,7 @@ public enum ConfigurationLoader {
         if main.root != nil {
             if draftCount > 0 { checkAdapters(settings: settings, main: main) }
             let allRules = ruleSet?.rules ?? []
+            let eventRules = ruleSet?.eventRules ?? []
             var rules = allRules
             var portfolioRules: [Rule] = []
             if rules.contains(where: { $0.portfolio != nil }) {
@@ -113,8 +117,8 @@ public enum ConfigurationLoader {
                 if rulesPath != nil, ruleSet != nil || !rulesWritten, !(ruleSet?.diagnostics.containsErrors ?? false) {
                     main.warning("no rules are defined in '\(rulesDisplay)'; nothing will be watched", at: .root)
                 }
-            } else if allRules.count == draftCount {
-                warnUnused(rules: allRules, settings: settings, main: main)
+            } else if allRules.count + eventRules.count == draftCount {
+                warnUnused(rules: allRules, eventRules: eventRules, settings: settings, main: main)
                 retention = effectiveRetention(rules: rules, settings: settings, main: main)
             }
             let diagnostics = main.diagnostics + (ruleSet?.diagnostics ?? []) + portfolioDiagnostics
@@ -131,6 +135,8 @@ public enum ConfigurationLoader {
                 configuration?.ingest = settings.ingest
                 configuration?.portfolios = portfolios
                 configuration?.portfolioRules = portfolioRules
+                configuration?.eventRules = eventRules
+                configuration?.news = settings.news
             }
         }
         let diagnostics = (main.diagnostics + (ruleSet?.diagnostics ?? []) + portfolioDiagnostics).sortedByLocation()
@@ -182,12 +188,12 @@ public enum ConfigurationLoader {
 
     /// Warns about providers no rule uses (directly or as a fallback of a used provider) and
     /// sinks no rule or digest notifies.
-    private static func warnUnused(rules: [Rule], settings: MainSettings, main: ConfigFile) {
+    private static func warnUnused(rules: [Rule], eventRules: [EventRule], settings: MainSettings, main: ConfigFile) {
         // Read in place by index: a copy of each rule (as `compactMap` makes) is a noticeable
         // part of loading 100,000 rules. Rules mostly repeat their neighbour's provider and
         // sinks (a default, or one file's choice): only a change is added to the sets.
         var used = Set<String>()
-        var notified = Set(settings.digests.flatMap(\.notify) + settings.ingest.flatMap(\.notify))
+        var notified = Set(settings.digests.flatMap(\.notify) + settings.ingest.flatMap(\.notify) + eventRules.flatMap(\.notify))
         var lastProvider: String?
         var lastNotify: [String] = []
         for index in rules.indices {

@@ -14,7 +14,7 @@ struct MainFileReader {
 
     /// The keys of the main file's root table.
     static let keys = ["rules", "state", "interval", "retention", "stale_after", "failure_warning_after",
-                       "provider", "notify", "providers", "sinks", "history_retention", "http", "digest", "ingest"]
+                       "provider", "notify", "providers", "sinks", "history_retention", "http", "digest", "ingest", "news"]
 
     private var secrets: SecretResolver { SecretResolver(baseDirectory: baseDirectory, environment: environment) }
 
@@ -42,6 +42,7 @@ struct MainFileReader {
         readProviders(reader, into: &settings)
         readSinks(reader, into: &settings)
         settings.http = readHTTP(reader)
+        settings.news = readNews(reader)
 
         if reader.has("provider") {
             settings.defaultProviderWritten = true
@@ -321,7 +322,7 @@ struct MainFileReader {
         return schema
     }
 
-    private func url(_ key: String, _ reader: TableReader) -> String? {
+    func url(_ key: String, _ reader: TableReader) -> String? {
         guard let text = reader.nonEmptyString(key, expected: "a URL") else { return nil }
         let lowercased = text.lowercased()
         for scheme in ["http://", "https://"] where lowercased.hasPrefix(scheme) && text.count > scheme.count {

@@ -40,6 +40,8 @@ struct MainSettings: Sendable {
     var defaultNotifyWritten = false
     /// `[http]`, when written and valid.
     var http: HTTPEndpointSettings?
+    /// `[news]`: the headline feed and how often it is read.
+    var news = NewsSettings()
     /// The valid `[[digest]]` tables, in file order.
     var digests: [DigestSettings] = []
     /// `[ingest.NAME]`, the valid ones.

@@ -20,4 +20,7 @@ struct RuleDraft {
     /// The rule with `provider` and `notify` as written (`nil` and `[]` when absent), when
     /// nothing in the rule is wrong.
     var rule: Rule?
+    /// The event rule, for a table with `event`, with `notify` as written, when nothing in it
+    /// is wrong (``rule`` is then nil). A portfolio's holdings are filled in by the resolver.
+    var eventRule: EventRule? = nil
 }

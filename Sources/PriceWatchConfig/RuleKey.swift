@@ -9,6 +9,7 @@ enum RuleKey: Int, CaseIterable {
     case from, rearm, cooldown, once, expires, enabled, notify, message, market, session, urgent
     case portfolio, measure, position
     case timeframe, of, trigger
+    case event, before, match
 
     /// The key as written in TOML.
     var name: String { Self.names[rawValue] }
@@ -16,7 +17,8 @@ enum RuleKey: Int, CaseIterable {
     /// Every key's name, in case order.
     private static let names = ["id", "symbol", "symbols", "provider", "above", "below", "rise", "fall", "move", "crosses",
                                 "from", "rearm", "cooldown", "once", "expires", "enabled", "notify", "message", "market",
-                                "session", "urgent", "portfolio", "measure", "position", "timeframe", "of", "trigger"]
+                                "session", "urgent", "portfolio", "measure", "position", "timeframe", "of", "trigger",
+                                "event", "before", "match"]
 
     /// The key named `name`, if any: compared only with the keys of its length (at most
     /// nine), without hashing it.
@@ -35,6 +37,9 @@ enum RuleKey: Int, CaseIterable {
 
     /// The keys that make a rule technical.
     static let technical: [RuleKey] = [.timeframe, .of, .trigger]
+
+    /// The keys only event rules take.
+    static let eventOnly: [RuleKey] = [.event, .before, .match]
 
     /// Whether the key is a percent condition (`rise`, `fall`, `move`).
     var isPercentCondition: Bool { self == .rise || self == .fall || self == .move }

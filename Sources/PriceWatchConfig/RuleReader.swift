@@ -49,6 +49,12 @@ enum RuleReader {
         let reader = RuleTableReader(TableReader(file: file, path: path, values: values,
                                                  subject: .element(kind: "rule", number: number, id: writtenID)))
 
+        if reader.has(.event) {
+            return EventRuleReader.read(reader, id: writtenID, idPosition: idEntry?.keyPosition, errorsBefore: errors)
+        }
+        for key in [RuleKey.before, .match] where reader.has(key) {
+            reader.tableError("'\(key.name)' applies only to event rules (with 'event', see docs/events.md)", at: key)
+        }
         let id = readID(reader)
         let isPortfolioRule = reader.has(.portfolio)
         let target = isPortfolioRule ? readPortfolioTarget(reader) : nil
@@ -286,7 +292,7 @@ enum RuleReader {
         return MarketIdentifier(code)
     }
 
-    private static func readID(_ reader: RuleTableReader) -> String? {
+    static func readID(_ reader: RuleTableReader) -> String? {
         guard reader.require(.id), let id = reader.nonEmptyString(.id, expected: "a rule id") else { return nil }
         guard Wording.isIdentifier(id) else {
             reader.error("expected lowercase letters, digits, '_', '.' or '-', starting with a letter or digit "
@@ -296,7 +302,7 @@ enum RuleReader {
         return id
     }
 
-    private static func readSymbols(_ reader: RuleTableReader) -> [String]? {
+    static func readSymbols(_ reader: RuleTableReader) -> [String]? {
         switch (reader.has(.symbol), reader.has(.symbols)) {
         case (true, true):
             reader.tableError("'symbol' and 'symbols' are both given; use one of them", at: .symbols)

@@ -39,22 +39,7 @@ struct RuleResolver: Sendable {
                               + "\(mainDisplayPath) (providers: \(settings.providerNames.joined(separator: ", ")))")
         }
 
-        var notify: [String]?
-        if let written = draft.notify {
-            let errors = reader.file.errorCount
-            if settings.sinksReadable {
-                reader.checkDeclared(written, key: "notify", kind: "sink", declared: settings.sinkNames)
-            }
-            if reader.file.errorCount == errors { notify = written }
-        } else if reader.has("notify") {
-            // Written wrongly; already reported at the rule.
-        } else if let fallback = settings.defaultNotify {
-            notify = fallback
-        } else if settings.defaultNotifyWritten {
-            // The main file's `notify` is wrong; already reported there.
-        } else {
-            notify = settings.sinkNames
-        }
+        let notify = resolveNotify(draft.notify, reader: reader)
 
         if let target = draft.rule?.portfolio {
             if let portfolio = portfolios.first(where: { $0.name == target.portfolio }) {
@@ -83,6 +68,59 @@ struct RuleResolver: Sendable {
         rule.provider = provider
         rule.notify = notify
         return rule
+    }
+
+    /// The event rule of `draft` with its `notify` resolved as a price rule's, and a
+    /// portfolio's holdings as its symbols; nil when something it needs is wrong (reported).
+    func resolveEvent(_ draft: consuming RuleDraft) -> EventRule? {
+        let reader = draft.reader
+        let notify = resolveNotify(draft.notify, reader: reader)
+        guard var rule = draft.eventRule.take() else { return nil }
+        if rule.event.isCalendarDate {
+            reader.error("'\(rule.event.rawValue)' needs the earnings and dividend calendars, which this version does not "
+                         + "read yet; only event = \"news\" is watched (docs/events.md)", key: "event")
+            return nil
+        }
+        if let name = rule.portfolio {
+            guard let portfolio = portfolios.first(where: { $0.name == name }) else {
+                if portfoliosComplete {
+                    let names = portfolios.map(\.name)
+                    reader.error("no portfolio '\(name)' in portfolios.d"
+                                 + (names.isEmpty ? " (there are none)" : "; portfolios: " + names.joined(separator: ", ")),
+                                 key: "portfolio")
+                }
+                return nil
+            }
+            rule.symbols = PortfolioWatchlist.heldSymbols(of: portfolio)
+            if rule.symbols.isEmpty {
+                reader.file.warning("\(reader.name("portfolio")): portfolio '\(name)' holds nothing, so this rule watches no symbol",
+                                    at: reader.path.appending("portfolio"))
+            }
+        }
+        guard let notify, !notify.isEmpty else { return nil }
+        rule.notify = notify
+        return rule
+    }
+
+    /// A rule's sinks: `written` when every one is declared, else the main file's default,
+    /// else every sink; nil after reporting what is wrong.
+    private func resolveNotify(_ written: [String]?, reader: TableReader) -> [String]? {
+        if let written {
+            let errors = reader.file.errorCount
+            if settings.sinksReadable {
+                reader.checkDeclared(written, key: "notify", kind: "sink", declared: settings.sinkNames)
+            }
+            return reader.file.errorCount == errors ? written : nil
+        } else if reader.has("notify") {
+            // Written wrongly; already reported at the rule.
+            return nil
+        } else if let fallback = settings.defaultNotify {
+            return fallback
+        } else if settings.defaultNotifyWritten {
+            // The main file's `notify` is wrong; already reported there.
+            return nil
+        }
+        return settings.sinkNames
     }
 
     /// ``resolve(_:)``'s decisions for the rules ``PlainRuleFileReader`` reads, worked out once

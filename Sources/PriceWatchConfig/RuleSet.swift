@@ -15,11 +15,15 @@ struct RuleSet {
     /// file why, when there is a reason). Runs on the file's reading thread, while the file's
     /// parse tree is alive, so reports about any key of the rule have their position.
     typealias Finish = @Sendable (RuleDraft) -> Rule?
+    /// ``Finish`` for an event rule's draft (a table with `event`): the event rule to keep, or nil.
+    typealias FinishEvent = @Sendable (RuleDraft) -> EventRule?
 
     /// Every file read, in lexical order (one file when the path names a file).
     private(set) var files: [ConfigFile] = []
     /// Every finished rule of every file, in file order.
     private(set) var rules: [Rule] = []
+    /// Every finished event rule of every file, in file order.
+    private(set) var eventRules: [EventRule] = []
     /// How many `[[rule]]` tables were read, finished or not.
     private(set) var draftCount = 0
     /// Per file, in the order of ``files``: what a ``RuleFileCache`` keeps of it.
@@ -45,7 +49,8 @@ struct RuleSet {
     /// used (`kept` must have been made against the same `finish`). With `plain` (whose
     /// resolver must be the one `finish` applies), a plain file is read by it first.
     static func read(displayPath: String, absolutePath: String, kept: RuleFileCache.Generation? = nil,
-                     plain: PlainRuleFileReader? = nil, finish: @escaping Finish) -> RuleSet? {
+                     plain: PlainRuleFileReader? = nil, finish: @escaping Finish,
+                     finishEvent: @escaping FinishEvent = { _ in nil }) -> RuleSet? {
         var loaded: [LoadedFile] = []
         var duplicates = DuplicateIDCheck()
         var fileCount = 1
@@ -61,7 +66,8 @@ struct RuleSet {
         case .missing:
             return nil
         case .file:
-            take(readFile((absolute: absolutePath, display: displayPath), kept: kept, plain: plain, finish: finish))
+            take(readFile((absolute: absolutePath, display: displayPath), kept: kept, plain: plain, finish: finish,
+                          finishEvent: finishEvent))
         case .directory:
             let names: [String]
             do {
@@ -79,11 +85,12 @@ struct RuleSet {
             fileCount = ruleFiles.count
             readConcurrently(ruleFiles.map { name in
                 (absolute: ConfigPaths.join(absolutePath, name), display: ConfigPaths.join(displayPath, name))
-            }, kept: kept, plain: plain, finish: finish, inOrder: take)
+            }, kept: kept, plain: plain, finish: finish, finishEvent: finishEvent, inOrder: take)
         }
         var set = RuleSet()
         set.files = loaded.map(\.file)
         set.draftCount = loaded.reduce(0) { $0 + $1.draftCount }
+        set.eventRules = loaded.flatMap(\.events)
         var start = 0
         // Before the join, which empties the buffers.
         for file in loaded {
@@ -104,6 +111,7 @@ struct RuleSet {
         let rules: RuleBuffer.FileRules
         let marks: [DuplicateIDCheck.Mark]
         let draftCount: Int
+        var events: [EventRule] = []
     }
 
     /// The results of the reading threads, one slot per file, each handed to the caller once
@@ -147,10 +155,10 @@ struct RuleSet {
     /// service's sandbox refuses with a line in the journal on every start.
     private static func readConcurrently(_ paths: [(absolute: String, display: String)], kept: RuleFileCache.Generation?,
                                          plain: PlainRuleFileReader?, finish: @escaping Finish,
-                                         inOrder: (LoadedFile) -> Void) {
+                                         finishEvent: @escaping FinishEvent, inOrder: (LoadedFile) -> Void) {
         let threads = min(paths.count, max(ProcessInfo.processInfo.activeProcessorCount, 1))
         guard threads > 1 else {
-            for path in paths { inOrder(readFile(path, kept: kept, plain: plain, finish: finish)) }
+            for path in paths { inOrder(readFile(path, kept: kept, plain: plain, finish: finish, finishEvent: finishEvent)) }
             return
         }
         let results = LoadedFiles(count: paths.count)
@@ -159,7 +167,8 @@ struct RuleSet {
                 while true {
                     let index = results.next.add(1, ordering: .relaxed).oldValue
                     guard index < paths.count else { break }
-                    results.fill(index, with: readFile(paths[index], kept: kept, plain: plain, finish: finish))
+                    results.fill(index, with: readFile(paths[index], kept: kept, plain: plain, finish: finish,
+                                                       finishEvent: finishEvent))
                 }
             }.start()
         }
@@ -168,7 +177,7 @@ struct RuleSet {
     }
 
     private static func readFile(_ path: (absolute: String, display: String), kept: RuleFileCache.Generation?,
-                                 plain: PlainRuleFileReader?, finish: Finish) -> LoadedFile {
+                                 plain: PlainRuleFileReader?, finish: Finish, finishEvent: FinishEvent) -> LoadedFile {
         let bytes: [UInt8]
         switch ConfigFile.readBytes(absolutePath: path.absolute, displayPath: path.display, what: "rule file") {
         case .success(let read):
@@ -195,13 +204,18 @@ struct RuleSet {
         let rules = RuleBuffer(capacity: RuleReader.tableCount(of: file))
         var marks: [DuplicateIDCheck.Mark] = []
         marks.reserveCapacity(rules.capacity)
+        var events: [EventRule] = []
         let draftCount = RuleReader.read(file) { draft in
             if let id = draft.id { marks.append(DuplicateIDCheck.Mark(id: id, position: draft.idPosition)) }
-            if let rule = finish(draft) { rules.append(rule) }
+            if draft.reader.has("event") {
+                if let event = finishEvent(draft) { events.append(event) }
+            } else if let rule = finish(draft) {
+                rules.append(rule)
+            }
         }
         file.dropDocument()
         return LoadedFile(absolutePath: path.absolute, fingerprint: fingerprint, file: file, rules: .read(rules), marks: marks,
-                          draftCount: draftCount)
+                          draftCount: draftCount, events: events)
     }
 
     /// What a ``RuleFileCache`` keeps of this set, its rules finished against `context`: every

@@ -52,6 +52,7 @@ struct NewsCommand: AsyncParsableCommand {
 
     func run() async throws {
         var wanted = symbols
+        var feedBaseURL = baseURL
         if wanted.isEmpty {
             if config.isDefault && !FileManager.default.fileExists(atPath: config.path) {
                 throw StandardOutput.failure("error: no symbol given, and no configuration at \(config.path) to take its rules' symbols from (pricewatch news AAPL)")
@@ -61,7 +62,8 @@ struct NewsCommand: AsyncParsableCommand {
             switch LookUpNews.configuredSymbols(configPath: config.path, environment: environment, report: StandardOutput.report) {
             case .configurationFailed:
                 throw ExitCode.failure
-            case .symbols(let configured):
+            case .symbols(let configured, let configuredFeed):
+                feedBaseURL = baseURL ?? configuredFeed
                 // As `watch` does with no rules: said, and nothing else to do.
                 guard !configured.isEmpty else {
                     var errors = StandardOutput.error()
@@ -72,7 +74,7 @@ struct NewsCommand: AsyncParsableCommand {
                 wanted = configured
             }
         }
-        let answers = await LookUpNews.fetch(wanted, limit: limit, baseURL: baseURL)
+        let answers = await LookUpNews.fetch(wanted, limit: limit, baseURL: feedBaseURL)
         var output = StandardOutput.output()
         var errors = StandardOutput.error()
         var failed = false

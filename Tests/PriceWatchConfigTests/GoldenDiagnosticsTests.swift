@@ -51,7 +51,7 @@ import PriceWatchCore
         ], expected: [
             "$DIR/rules.d/a.toml:5:1: error: unknown key 'whatever' in rule 'x' (expected one of: id, symbol, symbols, "
                 + "provider, above, below, rise, fall, move, crosses, from, rearm, cooldown, once, expires, enabled, "
-                + "notify, message, market, session, urgent, portfolio, measure, position, timeframe, of, trigger)",
+                + "notify, message, market, session, urgent, portfolio, measure, position, timeframe, of, trigger, event, before, match)",
         ]),
         GoldenCase(name: "wrong type for a price", files: [
             "rules.d/a.toml": rule("id = \"x\"\nsymbol = \"AAPL\"\nabove = \"200\""),
@@ -84,7 +84,7 @@ import PriceWatchCore
             "$DIR/rules.d/a.toml:1:1: error: rule 'x': missing required key 'symbol' or 'symbols'",
             "$DIR/rules.d/a.toml:4:1: error: unknown key 'whatever' in rule 'x' (expected one of: id, symbol, symbols, "
                 + "provider, above, below, rise, fall, move, crosses, from, rearm, cooldown, once, expires, enabled, "
-                + "notify, message, market, session, urgent, portfolio, measure, position, timeframe, of, trigger)",
+                + "notify, message, market, session, urgent, portfolio, measure, position, timeframe, of, trigger, event, before, match)",
         ]),
         GoldenCase(name: "a service name as a sink type", main: GoldenCase.main + """
 

@@ -28,7 +28,7 @@ import Testing
             }
             expected.append("\(file):9:1: error: unknown key 'colour' in rule 'bad\(index)' (expected one of: id, symbol, symbols, provider, "
                             + "above, below, rise, fall, move, crosses, from, rearm, cooldown, once, expires, enabled, notify, message, "
-                            + "market, session, urgent, portfolio, measure, position, timeframe, of, trigger)")
+                            + "market, session, urgent, portfolio, measure, position, timeframe, of, trigger, event, before, match)")
         }
         #expect(rendered == expected)
         // Loading again gives the same, to the letter.

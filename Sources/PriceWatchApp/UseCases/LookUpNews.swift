@@ -15,19 +15,20 @@ public enum LookUpNews {
     public enum ConfiguredSymbols: Sendable {
         /// The configuration has errors (given to `report`).
         case configurationFailed
-        /// The symbols of the configuration's rules (and watched portfolios), sorted; empty
-        /// when it has none.
-        case symbols([String])
+        /// The symbols of the configuration's rules (price, portfolio and event rules), sorted;
+        /// empty when it has none; and its `[news] base_url`, if written.
+        case symbols([String], feedBaseURL: String?)
     }
 
-    /// The symbols `pricewatch watch` lists: every symbol of the configuration's rules, sorted.
+    /// The symbols `pricewatch watch` lists and those of the event rules, sorted.
     /// The configuration's secrets are registered for redaction of the command's output.
     public static func configuredSymbols(configPath: String, environment: [String: String],
                                          report: ([Diagnostic]) -> Void) -> ConfiguredSymbols {
         guard let configuration = CommandConfiguration.load(configPath: configPath, environment: environment, report: report) else {
             return .configurationFailed
         }
-        return .symbols(configuration.allSymbols.sorted())
+        let symbols = Set(configuration.allSymbols).union(configuration.eventRules.flatMap(\.symbols))
+        return .symbols(symbols.sorted(), feedBaseURL: configuration.news.baseURL)
     }
 
     /// Each of `symbols` (duplicates asked once), in order, with at most `limit` of its

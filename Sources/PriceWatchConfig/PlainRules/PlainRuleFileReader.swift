@@ -298,7 +298,7 @@ private struct PlainRuleFields {
         case .message: message = scanner.string(); return message != nil
         case .market: market = scanner.string(); return market != nil
         case .session: session = scanner.string(); return session != nil
-        case .expires, .portfolio, .measure, .position, .timeframe, .of, .trigger:
+        case .expires, .portfolio, .measure, .position, .timeframe, .of, .trigger, .event, .before, .match:
             return false
         }
     }

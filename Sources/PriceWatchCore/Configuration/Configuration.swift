@@ -42,6 +42,14 @@ public struct Configuration: Sendable, Hashable {
     /// The rules that watch a portfolio (``Rule/portfolio`` set), in file order; not in
     /// ``rules``, which watch prices.
     public var portfolioRules: [Rule] = []
+    /// The event rules (`[[rule]]` with `event`, docs/events.md), in file order; not in
+    /// ``rules``: they watch calendars and news, not prices.
+    public var eventRules: [EventRule] = []
+    /// The main file's `[news]` table (its defaults when not written).
+    public var news = NewsSettings()
+
+    /// The enabled news rules.
+    public var newsRules: [EventRule] { eventRules.filter { $0.event == .news && $0.enabled } }
 
     /// `stale_after` when not given: 15 minutes.
     // A positive literal: this initialiser cannot fail.

@@ -1,5 +1,5 @@
 /// The kind of a ``OutgoingNotification``: an open set of short names (`alert`, `digest`, `report`,
-/// `test`, `external`; features add their own, e.g. `fill`). The webhook payload of a non-alert
+/// `test`, `external`, `news`; features add their own, e.g. `fill`). The webhook payload of a non-alert
 /// notification carries it as `kind`.
 public struct NotificationKind: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
     public let rawValue: String
@@ -18,6 +18,8 @@ public struct NotificationKind: RawRepresentable, Sendable, Hashable, Codable, C
     public static let test = NotificationKind("test")
     /// A message relayed from outside (`POST /api/ingest/tradingview`, ``ExternalMessage``).
     public static let external = NotificationKind("external")
+    /// A new headline for a news rule (``NewsNotification``).
+    public static let news = NotificationKind("news")
 
     public var description: String { rawValue }
 }

@@ -49,3 +49,8 @@ public struct YahooNewsFeed: Sendable {
         return try YahooNewsFeedDecoder.decode(response.body, symbol: symbol)
     }
 }
+
+extension YahooNewsFeed: HeadlineSource {
+    /// The feed's name in notifications: `yahoo`.
+    public var name: String { Self.name }
+}

@@ -67,6 +67,7 @@ enum StoreMigrations {
         migrator.registerMigration("quiet-hold", foreignKeyChecks: .immediate, migrate: QuietHoldMigration.migrate)
         migrator.registerMigration("alert-series", foreignKeyChecks: .immediate, migrate: AlertSeriesMigration.migrate)
         migrator.registerMigration("portfolio-values", foreignKeyChecks: .immediate, migrate: PortfolioValueMigration.migrate)
+        migrator.registerMigration("news-ledger", foreignKeyChecks: .immediate, migrate: NewsLedgerMigration.migrate)
         return migrator
     }()
 
