@@ -8,7 +8,8 @@ import PriceWatchCore
 /// Yahoo is the default: it quotes equities, funds, indices, currencies and crypto pairs
 /// written as Yahoo writes them (`AAPL`, `^GSPC`, `EURUSD=X`, `BTC-USD`), and it is the only one
 /// that searches. The exchanges' own prices are one `--provider` away: `coinbase` (`BTC-USD`),
-/// `kraken` (`XBTUSD`) and `binance` (`BTCUSDT`), and `coingecko` (`BTC-USD`) aggregates them. Symbols are not routed by their shape: a
+/// `kraken` (`XBTUSD`) and `binance` (`BTCUSDT`), and `coingecko` (`BTC-USD`) aggregates them;
+/// `nasdaq` quotes US stocks and ETFs (`AAPL`). Symbols are not routed by their shape: a
 /// pair such as `BTC-USD` means the same on Yahoo and on Coinbase, and guessing would make the
 /// answer depend on a heuristic the user cannot see.
 ///
@@ -18,7 +19,7 @@ public enum BuiltInProviders {
     /// The provider asked when `--provider` is not given.
     public static let defaultName = "yahoo"
     /// The keyless provider types, in the order `--provider` lists them.
-    public static let types = ["yahoo", "coinbase", "kraken", "binance", "coingecko"]
+    public static let types = ["yahoo", "coinbase", "kraken", "binance", "coingecko", "nasdaq"]
     /// The environment variable that replaces every built-in provider's base URL.
     public static let baseURLVariable = "PRICEWATCH_PROVIDER_BASE_URL"
 

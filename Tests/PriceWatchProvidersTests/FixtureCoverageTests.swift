@@ -11,11 +11,12 @@ import Testing
         "twelvedata": TwelveDataDecoderTests.fixtures,
         "kraken": KrakenDecoderTests.fixtures,
         "coingecko": CoinGeckoProviderTests.fixtures,
+        "nasdaq": NasdaqProviderTests.fixtures,
         // The feed's fixtures are written in its recorded shape; NOTES.md says where that comes from.
         "yahoo-news": YahooNewsFeedDecoderTests.fixtures.union(["NOTES.md"]),
     ]
 
-    @Test(arguments: ["yahoo", "finnhub", "coinbase", "binance", "twelvedata", "kraken", "coingecko", "yahoo-news"])
+    @Test(arguments: ["yahoo", "finnhub", "coinbase", "binance", "twelvedata", "kraken", "coingecko", "nasdaq", "yahoo-news"])
     func everyFixtureIsDecodedByATest(service: String) throws {
         let files = try ProviderFixtures.files(service)
         #expect(!files.isEmpty)

@@ -17,6 +17,7 @@ public enum AdapterCatalog {
         BinanceProvider.kind,
         KrakenProvider.kind,
         CoinGeckoProvider.kind,
+        NasdaqProvider.kind,
     ]
 
     public static let sinks: [SinkKind] = [

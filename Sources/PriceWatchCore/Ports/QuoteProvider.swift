@@ -20,6 +20,10 @@ public protocol QuoteProvider: Sendable {
     /// documents no limit. The polling policy spaces requests by it unless the configuration
     /// sets `requests_per_minute`.
     var requestsPerMinute: Double? { get }
+    /// Whether the service can quote `symbol` as written (a crypto exchange does not list
+    /// `AAPL`): as a fallback, a provider is asked only for the symbols it serves. The default
+    /// serves everything.
+    func serves(_ symbol: String) -> Bool
     /// Fetches the latest quote of each symbol.
     func fetch(_ symbols: [String]) async throws(ProviderError) -> [String: Result<Quote, ProviderError>]
 }
@@ -27,6 +31,9 @@ public protocol QuoteProvider: Sendable {
 extension QuoteProvider {
     /// No documented limit.
     public var requestsPerMinute: Double? { nil }
+
+    /// Every symbol.
+    public func serves(_ symbol: String) -> Bool { true }
 }
 
 /// Why a provider could not give a quote. The message names what failed and never contains a

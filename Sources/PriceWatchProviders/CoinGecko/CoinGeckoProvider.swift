@@ -30,6 +30,9 @@ public struct CoinGeckoProvider: QuoteProvider, ProviderLimits {
         self.now = now
     }
 
+    /// Pairs (`BTC-USD`); a symbol without a currency after a `-` is not CoinGecko's.
+    public func serves(_ symbol: String) -> Bool { CoinGeckoPair(symbol) != nil }
+
     public func fetch(_ symbols: [String]) async throws(ProviderError) -> [String: Result<Quote, ProviderError>] {
         var answers: [String: Result<Quote, ProviderError>] = [:]
         var pairs: [String: CoinGeckoPair] = [:]

@@ -16,6 +16,7 @@ public struct MeasuredQuoteProvider: QuoteProvider {
     public var name: String { wrapped.name }
     public var maximumBatchSize: Int { wrapped.maximumBatchSize }
     public var requestsPerMinute: Double? { wrapped.requestsPerMinute }
+    public func serves(_ symbol: String) -> Bool { wrapped.serves(symbol) }
 
     public func fetch(_ symbols: [String]) async throws(ProviderError) -> [String: Result<Quote, ProviderError>] {
         let start = clock.now

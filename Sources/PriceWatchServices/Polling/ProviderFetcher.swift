@@ -166,13 +166,14 @@ public final class ProviderFetcher<C: Clock<Duration>>: Sendable {
     }
 
     /// Asks the fallbacks, in order, for `symbols`; each asks only for what the ones before
-    /// it did not quote. One attempt per fallback and poll. Returns who served which symbol.
+    /// it did not quote and it serves (``QuoteProvider/serves(_:)``). One attempt per fallback
+    /// and poll. Returns who served which symbol.
     private func fetchFromFallbacks(_ symbols: [String], into answers: inout [String: Result<Quote, ProviderError>]) async -> [String: String] {
         var servedBy: [String: String] = [:]
         var remaining = symbols
         for fallback in fallbacks where !remaining.isEmpty {
-            var missing: [String] = []
-            for batch in Self.batches(remaining, size: fallback.provider.maximumBatchSize) {
+            var missing = remaining.filter { !fallback.provider.serves($0) }
+            for batch in Self.batches(remaining.filter(fallback.provider.serves), size: fallback.provider.maximumBatchSize) {
                 do {
                     try await fallback.limiter?.acquire()
                 } catch {
