@@ -212,7 +212,8 @@ struct DaemonDashboardSource: DashboardSource {
 
     func marketOverview() async -> [DashboardMarket] {
         ShowMarkets.overview(markets, now: wallClock()).map {
-            DashboardMarket(code: $0.market.rawValue, name: $0.name, timeZone: $0.timeZone, status: $0.status)
+            DashboardMarket(code: $0.market.rawValue, name: $0.name, timeZone: $0.timeZone, status: $0.status,
+                            earlyClose: $0.earlyClose)
         }
     }
 
