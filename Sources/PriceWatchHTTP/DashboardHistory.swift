@@ -7,7 +7,9 @@ public enum DashboardHistory: Sendable {
     /// The candles' closes, oldest first; `startingClose` is the close before the range (the
     /// chart's reference line), `source` says where they came from (`stored`,
     /// `stored + yahoo`), `note` why they may stop short (a provider without a chart endpoint).
-    case read(points: [HistoryPoint], startingClose: ExactDecimal?, source: String, note: String?)
+    /// `yearRange` is the candles' 52-week range (``YearRange``) when the range reaches back
+    /// 52 weeks (1Y, 5Y), nil otherwise and when there is no candle in them.
+    case read(points: [HistoryPoint], startingClose: ExactDecimal?, source: String, note: String?, yearRange: YearRange? = nil)
     /// Nothing to show, and why (no stored history and no backfill, an unreadable store).
     case failed(String)
 }

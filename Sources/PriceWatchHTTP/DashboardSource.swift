@@ -22,7 +22,8 @@ public protocol DashboardSource: Sendable {
     /// Every portfolio's and paper account's position in `symbol` (the symbol page's holdings).
     func holdings(of symbol: String) async -> DashboardHoldings
     /// `symbol`'s prices over `range` (never `.oneDay`, which the snapshot holds), as
-    /// `pricewatch history --range` reads them (the symbol page's ranges).
+    /// `pricewatch history --range` reads them (the symbol page's ranges), with their 52-week
+    /// range when `range` reaches back 52 weeks (the 1Y read gives the page's).
     func history(of symbol: String, range: HistoryRange) async -> DashboardHistory
     /// Every market of the loaded trading calendars at this moment (the page `/markets`), as
     /// `pricewatch market` lists them; empty without calendars.

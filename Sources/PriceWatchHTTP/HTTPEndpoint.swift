@@ -99,9 +99,11 @@ public struct HTTPEndpoint: Service {
                 return Self.html(SymbolPage.notWatched(symbol), status: .notFound)
             }
             let history = range == .oneDay ? nil : await cache.history(of: symbol, range: range)
+            // The 52-week range: the 1Y range's history (the read its chart shares).
+            let year = await cache.history(of: symbol, range: .oneYear)
             let holdings = await cache.holdings(of: symbol)
             guard let page = SymbolPage.page(symbol, snapshot: snapshot, live: live, range: range, history: history,
-                                             holdings: holdings) else {
+                                             holdings: holdings, year: year) else {
                 return Self.html(SymbolPage.notWatched(symbol), status: .notFound)
             }
             return Self.html(page)

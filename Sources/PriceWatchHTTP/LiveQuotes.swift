@@ -2,7 +2,7 @@ import PriceWatchCore
 import Synchronization
 
 /// The dashboard's live feed: a consumer of the quote stream that keeps each symbol's latest
-/// price, its previous close (for the change) and the day's points (for the sparkline) and pushes every poll
+/// price, its previous close (for the change), its day's volume and the day's points (for the sparkline) and pushes every poll
 /// to the browsers listening by server-sent events.
 ///
 /// Bounded everywhere: at most ``maximumPointsPerSymbol`` points per symbol (thinned by half
@@ -23,6 +23,8 @@ public final class LiveQuotes: QuoteConsumer, Sendable {
         var points: [HistoryPoint] = []
         /// The previous close the latest quote carried, when it carried one.
         var previousClose: ExactDecimal?
+        /// The day's volume the latest quote reported; nil when it reported none.
+        var dayVolume: ExactDecimal?
 
         /// Adds a newer quote in place (a new day starts over); at `maximumPoints` the points
         /// are thinned by half, keeping the first and the latest.
@@ -32,6 +34,7 @@ public final class LiveQuotes: QuoteConsumer, Sendable {
             if let last = points.last, last.time >= quote.time { return }
             points.append(HistoryPoint(time: quote.time, price: quote.price))
             if let previousClose = quote.previousClose { self.previousClose = previousClose }
+            dayVolume = quote.dayVolume
             if points.count > maximumPoints {
                 let last = points[points.count - 1]
                 points = points.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
@@ -81,6 +84,12 @@ public final class LiveQuotes: QuoteConsumer, Sendable {
     /// The previous close of `symbol`'s latest quote of the day, when it carried one.
     public func previousClose(of symbol: String) -> ExactDecimal? {
         state.withLock { $0.series[symbol]?.previousClose }
+    }
+
+    /// The volume traded in the day of `symbol`'s latest quote, when that quote reported one
+    /// (``Quote/dayVolume``: nil for providers that report none, never taken for 0).
+    public func dayVolume(of symbol: String) -> ExactDecimal? {
+        state.withLock { $0.series[symbol]?.dayVolume }
     }
 
     /// A stream of server-sent event payloads; `nil` when too many listen already. It ends when

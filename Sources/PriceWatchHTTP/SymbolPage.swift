@@ -4,9 +4,10 @@ import PriceWatchPresentation
 /// A symbol's page (`/symbol/AAPL`): its price and change from the previous close (the figures
 /// of the watchlist and `pricewatch watch`), the day's chart with the previous close, every
 /// rule's level and the day's alerts (laid out by ``ChartLayout``, the layout of the alert
-/// emails' charts, written as inline SVG in a light and a dark version), its facts, its rules
-/// with their states and its recent alerts with their deliveries. Server-rendered; the page's
-/// script only refreshes it when a poll arrives.
+/// emails' charts, written as inline SVG in a light and a dark version), its facts (market, day
+/// and 52-week ranges, the day's volume, previous close, provider), its rules with their states
+/// and its recent alerts with their deliveries. Server-rendered; the page's script only
+/// refreshes it when a poll arrives.
 public enum SymbolPage {
     /// The fewest prices a chart is drawn from: fewer is said, never drawn as a line between
     /// two points (as `pricewatch history --format svg`).
@@ -18,16 +19,17 @@ public enum SymbolPage {
     public static let ranges: [HistoryRange] = [.oneDay, .fiveDays, .oneMonth, .sixMonths, .oneYear, .fiveYears]
 
     /// The page of `symbol`, nil when no rule watches it. `range` other than the day charts
-    /// `history` (the day's chart is the snapshot's, as the watchlist's line).
+    /// `history` (the day's chart is the snapshot's, as the watchlist's line); `year`, the
+    /// history read for the 1Y range, gives the 52-week range (not shown when nil: not read).
     public static func page(_ symbol: String, snapshot: DashboardSnapshot, live: LiveQuotes,
                             range: HistoryRange = .oneDay, history: DashboardHistory? = nil,
-                            holdings: DashboardHoldings? = nil) -> String? {
+                            holdings: DashboardHoldings? = nil, year: DashboardHistory? = nil) -> String? {
         guard let entry = snapshot.symbols.first(where: { $0.symbol == symbol }) else { return nil }
         return PageShell.html(title: "\(symbol) · pricewatch", heading: symbol, home: "../", style: style,
                               headerExtra: "<span id=\"live-state\" class=\"muted\">connecting…</span>",
                               bodyAttributes: " data-symbol=\"\(HTMLText.escaped(symbol))\"",
                               main: sections(entry, snapshot: snapshot, live: live, range: range, history: history,
-                                             holdings: holdings),
+                                             holdings: holdings, year: year),
                               mainID: "sections", script: script)
     }
 
@@ -79,7 +81,7 @@ public enum SymbolPage {
 
     static func sections(_ entry: DashboardSnapshot.Symbol, snapshot: DashboardSnapshot, live: LiveQuotes,
                          range: HistoryRange = .oneDay, history: DashboardHistory? = nil,
-                         holdings: DashboardHoldings? = nil) -> String {
+                         holdings: DashboardHoldings? = nil, year: DashboardHistory? = nil) -> String {
         let figures = SymbolFigures(entry, live: live)
         let points = figures.points, last = figures.last, previousClose = figures.previousClose, change = figures.change
         let alerts = snapshot.alerts.filter { $0.alert.symbol == entry.symbol }
@@ -106,6 +108,8 @@ public enum SymbolPage {
         if let range = figures.dayRange {
             html += PageShell.fact("Day range", HTMLText.escaped(DashboardPage.rangeText(range)))
         }
+        if let year { html += PageShell.fact("52-week range", HTMLText.escaped(yearRangeText(year))) }
+        if let volume = figures.dayVolume { html += PageShell.fact("Day's volume", HTMLText.escaped(volumeText(volume))) }
         html += PageShell.fact("Previous close", previousClose.map { HTMLText.escaped(LiveQuotes.priceText($0)) } ?? "–")
         html += PageShell.fact("Provider", entry.provider.map(HTMLText.escaped) ?? "–")
         html += "</dl></section>\n"
@@ -150,7 +154,7 @@ public enum SymbolPage {
         switch history {
         case .failed(let reason):
             return "<p class=\"muted chart-missing\">no chart \(label(range).words): \(HTMLText.escaped(reason))</p>\n"
-        case .read(let points, let startingClose, let source, let note):
+        case .read(let points, let startingClose, let source, let note, _):
             let change = points.last.map { DashboardPage.changeText(price: $0.price, previousClose: startingClose).text } ?? "–"
             // Intraday candles (5D, 1M) cross nights: each new session is marked.
             let breaks = range.defaultInterval.seconds < 86_400
@@ -244,6 +248,30 @@ public enum SymbolPage {
         if alerts > 0 { text += "; \(alerts) alert\(alerts == 1 ? "" : "s") \(period)" }
         text += "; times in \(entry.marketTimeZone ?? "UTC")."
         return text
+    }
+
+    /// The 52-week range of the 1Y history as the day range is written (`120.10 – 199.62`),
+    /// with where the history starts when it covers less (`120.10 – 199.62 (from 14 Mar
+    /// 2026)`, the first candle's UTC date); `–` when nothing is known.
+    static func yearRangeText(_ year: DashboardHistory) -> String {
+        guard case .read(_, _, _, _, let range?) = year else { return "–" }
+        let text = DashboardPage.rangeText((low: range.low, high: range.high))
+        guard let since = range.knownSince else { return text }
+        let date = CivilDate(utcDateOf: since)
+        return text + " (from \(date.day) \(Timestamp.monthAbbreviations[date.month - 1]) \(date.year))"
+    }
+
+    /// A volume with thousands separators (`48,213,567`), a fractional one (crypto) cut to two
+    /// decimals (`1,234.56`).
+    static func volumeText(_ volume: ExactDecimal) -> String {
+        let parts = volume.description.split(separator: ".", maxSplits: 1)
+        let whole = parts.first.map(String.init) ?? "0"
+        var grouped = ""
+        for (index, digit) in whole.enumerated() {
+            if index > 0, (whole.count - index) % 3 == 0 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        return parts.count > 1 ? grouped + "." + parts[1].prefix(2) : grouped
     }
 
     static func marketText(_ entry: DashboardSnapshot.Symbol) -> String {

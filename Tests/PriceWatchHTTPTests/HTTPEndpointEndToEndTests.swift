@@ -109,6 +109,7 @@ import Testing
         let reason = try #require(command.standardError.split(separator: "\n").last.map(String.init), "history says why")
         #expect(command.status != 0 && reason.contains("no stored history of AAPL in this range"), "\(command.standardError)")
         #expect(html.contains("no chart over 5 days: no stored history of AAPL in this range"), "the command's reason: \(reason)")
+        #expect(html.contains("<dt>52-week range</dt><dd>"), "the facts' 52-week range, from the 1Y read")
         let bad = try #require(await demo.request("/symbol/AAPL?range=2w"))
         #expect(bad.status == 400)
         #expect(String(decoding: bad.body, as: UTF8.self).contains("range: expected one of 1d, 5d, 1mo, 6mo, 1y, 5y, found &quot;2w&quot;"))

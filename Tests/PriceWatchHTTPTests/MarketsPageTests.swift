@@ -35,6 +35,40 @@ struct MarketsPageTests {
         #expect(none.contains("no trading calendars are loaded"))
     }
 
+    /// Issue 26: a market whose session under way (or next) closes early says when, in the
+    /// market's time, on its row and on the tiles of its symbols: a calendar of the NYSE's hours
+    /// with the day after Thanksgiving's early close, at instants given (never the real time).
+    @Test func anEarlyCloseIsSaidOnTheMarketsRowAndItsTiles() throws {
+        let open = try #require(LocalTime(hour: 9, minute: 30)), close = try #require(LocalTime(hour: 16, minute: 0))
+        let halfDay = try #require(LocalTime(hour: 13, minute: 0))
+        let thanksgiving = CalendarDateRule.Basis.nthWeekday(month: 11, weekday: .thursday, nth: 4)
+        let nyse = try #require(TradingCalendar(
+            market: MarketIdentifier("XNYS"), name: "New York Stock Exchange", timeZoneIdentifier: "America/New_York",
+            tradingDays: [.monday, .tuesday, .wednesday, .thursday, .friday], hours: [.init(open: open, close: close)],
+            holidays: [.init(name: "Thanksgiving Day", rule: CalendarDateRule(thanksgiving))],
+            earlyCloses: [.init(name: "Day after Thanksgiving", rule: CalendarDateRule(thanksgiving, offsetDays: 1), time: halfDay)]))
+        func page(at text: String) throws -> String {
+            let now = try #require(Timestamp(parsing: text))
+            let market = DashboardMarket(code: "XNYS", name: nyse.name, timeZone: nyse.timeZoneIdentifier, status: nyse.status(at: now),
+                                         earlyClose: nyse.earlyClose(at: now))
+            var snapshot = DashboardSnapshot(now: now)
+            snapshot.marketList = [.init(symbol: "^GSPC", provider: "p", lastPrice: nil, market: nyse.status(at: now), marketName: "XNYS")]
+            return MarketsPage.page([market], snapshot: snapshot, live: LiveQuotes())
+        }
+        // 27 November 2026, 10:00 in New York (EST, -05:00): open, closing at 13:00.
+        let friday = try page(at: "2026-11-27T15:00:00Z")
+        #expect(friday.contains("<td class=\"up\">open, <span class=\"early-close\">early close 13:00 -05:00</span></td>"
+                                + "<td>closes <time datetime=\"2026-11-27T18:00:00Z\">"), "\(friday)")
+        #expect(friday.contains("· XNYS open, <span class=\"early-close\">early close 13:00 -05:00</span></p>"), "the tile")
+        // Before the open the next session's early close is said beside "closed".
+        #expect(try page(at: "2026-11-27T12:00:00Z").contains("<td class=\"muted\">closed, <span class=\"early-close\">early close 13:00 -05:00</span>"))
+        // After it, Monday's session is a regular one: nothing more than "closed".
+        let after = try page(at: "2026-11-27T18:30:00Z")
+        #expect(after.contains("<td class=\"muted\">closed</td>") && !after.contains("early close"))
+        let tuesday = try page(at: "2026-11-24T15:00:00Z")
+        #expect(tuesday.contains("<td class=\"up\">open</td>") && !tuesday.contains("early close"), "a regular day")
+    }
+
     /// Issue 26, item 3: a configured list (`[http] markets`) replaces the watched symbols by
     /// market: tiles in the order written with price, change, a day chart, range and market; a
     /// symbol no rule watches has no page to link to.

@@ -131,6 +131,47 @@ struct SymbolPageTests {
         #expect(none.contains("no chart over a month: no stored history of X in this range"))
     }
 
+    /// Issue 26: the facts carry the 52-week range of the 1Y history (written as the day range,
+    /// with where the history starts when it covers less, `–` when nothing is known) and the
+    /// day's volume of the latest quote, only when the quote reports one.
+    @Test func theFactsHaveTheYearRangeAndTheDaysVolume() async throws {
+        let snapshot = Self.snapshot(points: [Self.point(0, 101), Self.point(10, 103), Self.point(20, 105)])
+        func year(_ range: YearRange?) -> DashboardHistory {
+            .read(points: [], startingClose: nil, source: "stored history", note: nil, yearRange: range)
+        }
+        let low = ExactDecimal(scaled: 12_010_000_000), high = ExactDecimal(scaled: 19_962_000_000)
+        let whole = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes(), year: year(YearRange(low: low, high: high))))
+        #expect(whole.contains("<dt>52-week range</dt><dd>120.10 – 199.62</dd>"), "\(whole)")
+        let since = try #require(Timestamp(parsing: "2026-03-14T13:30:00Z"))
+        let part = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes(),
+                                                year: year(YearRange(low: low, high: high, knownSince: since))))
+        #expect(part.contains("<dt>52-week range</dt><dd>120.10 – 199.62 (from 14 Mar 2026)</dd>"), "less than 52 weeks is said")
+        for unknown in [year(nil), DashboardHistory.failed("no stored history of X in this range")] {
+            let page = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes(), year: unknown))
+            #expect(page.contains("<dt>52-week range</dt><dd>–</dd>"), "nothing known, nothing guessed")
+        }
+        let unread = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes()))
+        #expect(!unread.contains("52-week range"), "not read, not shown")
+        #expect(!unread.contains("Day&#39;s volume"), "no quote received: no volume")
+
+        let live = LiveQuotes()
+        let time = Self.point(30, 0).time
+        _ = await live.receive(PolledQuotes(provider: "p", results: ["X": .success(Quote(
+            symbol: "X", price: ExactDecimal(scaled: 104 * 100_000_000), time: time, dayVolume: ExactDecimal(scaled: 4_821_356_700_000_000)))],
+                                            time: time))
+        let traded = try #require(SymbolPage.page("X", snapshot: snapshot, live: live))
+        #expect(traded.contains("<dt>Day&#39;s volume</dt><dd>48,213,567</dd>"), "\(traded)")
+        // A provider that reports no volume (Binance's is of 24 hours, Finnhub's none): never 0.
+        let later = Self.point(31, 0).time
+        _ = await live.receive(PolledQuotes(provider: "p", results: ["X": .success(Quote(
+            symbol: "X", price: ExactDecimal(scaled: 104 * 100_000_000), time: later))], time: later))
+        let silent = try #require(SymbolPage.page("X", snapshot: snapshot, live: live))
+        #expect(!silent.contains("Day&#39;s volume"), "the latest quote reported none")
+        #expect(SymbolPage.volumeText(ExactDecimal(scaled: 123_456_789_000)) == "1,234.56", "a fractional volume cut to two decimals")
+        #expect(SymbolPage.volumeText(ExactDecimal(scaled: 99_900_000_000)) == "999")
+        #expect(SymbolPage.volumeText(.zero) == "0")
+    }
+
     @Test func theRangeQueryIsOneOfTheOffered() throws {
         #expect(try SymbolPage.range(query: nil).get() == .oneDay)
         #expect(try SymbolPage.range(query: "").get() == .oneDay)

@@ -7,7 +7,8 @@ import Testing
 /// Issue 26, item 2: a range the daemon did not record is charted from the chart endpoint of
 /// the provider that polls (a loopback stand-in for Yahoo serving the recorded AAPL chart of
 /// 2024-10-02, its times moved to two days ago so they fall in the range), read once for
-/// every viewer within the minute, and the page says so.
+/// every viewer within the minute, and the page says so; the 52-week range comes from the 1Y
+/// read, once a minute too, and says it covers only the days the provider gave.
 @Suite struct SymbolRangeBackfillTests {
     @Test func aRangeIsBackfilledThroughThePollingProviderOnceAMinute() async throws {
         let server = try LoopbackHTTPServer()
@@ -50,13 +51,20 @@ import Testing
                 "where the prices came from")
         #expect(page.range(of: "AAPL over 5 days, 39[01] prices", options: .regularExpression) != nil,
                 "the summary names the range and counts the recorded minutes (and the stored poll)")
-        // Polling asks the same endpoint for quotes now and then; the page's read is the one
-        // with the range's start (`period1`), and a second view does not ask again.
-        let reads = { server.requests(path: chartPath).filter { $0.query.contains("period1=") }.count }
-        #expect(reads() == 1, "the page's read: \(server.requests(path: chartPath).map(\.query))")
+        // Polling asks the same endpoint for quotes now and then; the page's reads are those
+        // with the range's start (`period1`): the 5D chart's five-minute candles and the 1Y
+        // daily ones of the 52-week range; a second view does not ask again.
+        let reads = { (interval: String) in
+            server.requests(path: chartPath).filter { $0.query.contains("period1=") && $0.query.contains("interval=\(interval)&") }.count
+        }
+        #expect(reads("5m") == 1, "the chart's read: \(server.requests(path: chartPath).map(\.query))")
+        #expect(reads("1d") == 1, "the 52-week range's read: \(server.requests(path: chartPath).map(\.query))")
+        // The stand-in serves two days ago whatever is asked: less than 52 weeks, and said.
+        #expect(page.range(of: "<dt>52-week range</dt><dd>[0-9.]+ – [0-9.]+ \\(from [0-9]+ [A-Z][a-z]{2} [0-9]{4}\\)</dd>",
+                           options: .regularExpression) != nil, "\(page.suffix(3000))")
         let again = try #require(await get("/symbol/AAPL?range=5d"))
         #expect(again.status == 200)
-        #expect(reads() == 1, "one read for both views")
+        #expect(reads("5m") == 1 && reads("1d") == 1, "one read of each for both views")
         #expect(try await daemon.stop() == 0)
     }
 }

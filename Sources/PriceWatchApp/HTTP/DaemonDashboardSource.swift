@@ -170,14 +170,18 @@ struct DaemonDashboardSource: DashboardSource {
     }
 
     func history(of symbol: String, range: HistoryRange) async -> DashboardHistory {
+        let now = wallClock()
         switch await ReadPriceHistory.read(symbol: symbol, range: range, interval: range.defaultInterval, provider: nil,
-                                           configPath: configPath, environment: environment, now: wallClock(),
+                                           configPath: configPath, environment: environment, now: now,
                                            marketHours: markets, runningProvider: { chartProviders.provider(named: $0) },
                                            report: { _ in }) {
         case .read(let history):
+            // The 52-week range only from a read that reaches back 52 weeks: a shorter one
+            // would pass for less history than there is.
+            let reachesYear = range.seconds * 1000 >= YearRange.window
             return .read(points: history.candles.map { HistoryPoint(time: $0.time, price: $0.close) },
                          startingClose: history.closeBeforeRange, source: history.source.description,
-                         note: history.backfillProblem)
+                         note: history.backfillProblem, yearRange: reachesYear ? YearRange(candles: history.candles, now: now) : nil)
         case .configurationFailed:
             return .failed("the configuration on disk has errors; run pricewatch check")
         case .failed(let message):
@@ -208,7 +212,8 @@ struct DaemonDashboardSource: DashboardSource {
 
     func marketOverview() async -> [DashboardMarket] {
         ShowMarkets.overview(markets, now: wallClock()).map {
-            DashboardMarket(code: $0.market.rawValue, name: $0.name, timeZone: $0.timeZone, status: $0.status)
+            DashboardMarket(code: $0.market.rawValue, name: $0.name, timeZone: $0.timeZone, status: $0.status,
+                            earlyClose: $0.earlyClose)
         }
     }
 

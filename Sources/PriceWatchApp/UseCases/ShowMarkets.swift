@@ -9,6 +9,8 @@ public enum ShowMarkets {
         public var name: String
         public var timeZone: String
         public var status: MarketStatus
+        /// The close of the session under way, or of the next one, when it closes early.
+        public var earlyClose: Timestamp?
     }
 
     /// A day of one market: its session, or the holiday that closes it (weekends are left out).
@@ -40,7 +42,8 @@ public enum ShowMarkets {
     public static func overview(_ calendars: MarketCalendars, now: Timestamp) -> [Overview] {
         calendars.markets.compactMap { code in
             guard let calendar = calendars.calendar(for: code) else { return nil }
-            return Overview(market: code, name: calendar.name, timeZone: calendar.timeZoneIdentifier, status: calendar.status(at: now))
+            return Overview(market: code, name: calendar.name, timeZone: calendar.timeZoneIdentifier, status: calendar.status(at: now),
+                            earlyClose: calendar.earlyClose(at: now))
         }
     }
 
@@ -70,12 +73,8 @@ public enum ShowMarkets {
             let date = CivilDate(dayNumber: dayNumber)
             guard calendar.tradingDays.contains(date.weekday) else { continue }
             if let session = calendar.session(on: date) {
-                let regular = calendar.hours.last { ($0.from ?? date) <= date } ?? calendar.hours.first
-                let regularClose = regular.map { calendar.instant(on: date, at: $0.close) }
-                let regularOpen = regular.map { calendar.instant(on: $0.opensPreviousDay ? date.adding(days: -1) : date, at: $0.open) }
-                result.append(Day(date: date, session: session, holiday: nil,
-                                  isEarlyClose: regularClose.map { session.close < $0 } ?? false,
-                                  isLateOpen: regularOpen.map { session.open > $0 } ?? false))
+                result.append(Day(date: date, session: session, holiday: nil, isEarlyClose: calendar.closesEarly(session),
+                                  isLateOpen: calendar.opensLate(session)))
             } else {
                 result.append(Day(date: date, session: nil, holiday: calendar.holidayName(on: date) ?? "closed",
                                   isEarlyClose: false, isLateOpen: false))

@@ -1,3 +1,4 @@
+import PriceWatchApp
 import PriceWatchConfig
 import PriceWatchCore
 import Testing
@@ -74,6 +75,31 @@ struct TradingCalendarTests {
         #expect(eve?.close == at("2024-12-24T04:00:00Z"))
         #expect(eve?.breakStart == nil && eve?.breakEnd == nil)
         #expect(session("XLON", "2024-12-24")?.close == at("2024-12-24T12:30:00Z"))
+    }
+
+    /// Issue 26: the markets page's early close, at instants given (never the real time): the
+    /// day after Thanksgiving 2026 the NYSE closes at 13:00 New York time (18:00 UTC), said
+    /// before the session, during it, and from the evening before the holiday that precedes it.
+    @Test func theEarlyCloseOfTheSessionUnderWayOrNext() throws {
+        let nyse = try #require(markets.calendar(for: MarketIdentifier("XNYS")))
+        let close = at("2026-11-27T18:00:00Z")
+        #expect(nyse.earlyClose(at: at("2026-11-27T15:00:00Z")) == close, "open, closing early")
+        #expect(nyse.earlyClose(at: at("2026-11-27T12:00:00Z")) == close, "before the open: the next session's")
+        #expect(nyse.earlyClose(at: at("2026-11-25T22:00:00Z")) == close, "Wednesday evening: Thursday is Thanksgiving")
+        #expect(nyse.earlyClose(at: at("2026-11-27T18:30:00Z")) == nil, "closed: Monday's session closes at 16:00")
+        #expect(nyse.earlyClose(at: at("2026-11-24T15:00:00Z")) == nil, "a regular Tuesday")
+        #expect(markets.calendar(for: .crypto)?.earlyClose(at: at("2026-11-27T15:00:00Z")) == nil, "24/7 never closes early")
+        let session = try #require(nyse.currentOrNextSession(at: at("2026-11-25T22:00:00Z")))
+        #expect(session.date == date("2026-11-27") && nyse.closesEarly(session) && !nyse.opensLate(session))
+
+        // What the markets page is given: `ShowMarkets.overview` at the daemon's clock.
+        let overview = ShowMarkets.overview(markets, now: at("2026-11-27T15:00:00Z"))
+        let row = try #require(overview.first { $0.market == MarketIdentifier("XNYS") })
+        #expect(row.status == .open(until: close) && row.earlyClose == close)
+        #expect(overview.first { $0.market == MarketIdentifier("XLON") }?.earlyClose == nil, "London closes at its hour")
+        // `pricewatch market XNYS` marks the same day.
+        let days = ShowMarkets.days(of: nyse, from: date("2026-11-23"), through: date("2026-11-27"))
+        #expect(days.map(\.isEarlyClose) == [false, false, false, false, true])
     }
 
     @Test func cmeGlobexOpensTheEveningBefore() {

@@ -157,7 +157,7 @@ public struct TradingCalendar: Sendable {
         guard tradingDays.contains(date.weekday) else { return nil }
         let days = days(for: date)
         guard days.holidays[date] == nil else { return nil }
-        guard let hours = hours.last(where: { ($0.from ?? date) <= date }) ?? hours.first else { return nil }
+        guard let hours = regularHours(on: date) else { return nil }
         let openTime = days.lateOpens[date] ?? hours.open
         let closeTime = days.earlyCloses[date] ?? hours.close
         let open = instant(on: hours.opensPreviousDay ? date.adding(days: -1) : date, at: openTime)
