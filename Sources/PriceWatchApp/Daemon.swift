@@ -167,7 +167,10 @@ public enum Daemon {
         let rateLimits = ProviderRateLimits(clock: clock)
         // Prices and rule states for the sinks that mirror them (mqtt, for Home Assistant).
         let marketState = MarketStateConsumer(sinks: sinkRegistry, states: store, configuration: { running.current })
-        let polling = PollingService(initial: setup, consumers: [evaluator, HistoryRecorder(store: candles, logger: logger), paperFills, marketState]
+        // One journal line per change of a symbol's source (a provider or its fallback).
+        let quoteSources = QuoteSourceConsumer(metrics: metrics ?? .disabled, logger: logger)
+        let polling = PollingService(initial: setup, consumers: [evaluator, HistoryRecorder(store: candles, logger: logger), paperFills, marketState,
+                                                                 quoteSources]
                                          + httpConsumers,
                                      clock: clock, wallClock: wallClock,
                                      logger: logger, observer: observer, marketHours: markets, rateLimits: rateLimits,

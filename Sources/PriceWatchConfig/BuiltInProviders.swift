@@ -20,13 +20,17 @@ public enum BuiltInProviders {
     public static let defaultName = "yahoo"
     /// The keyless provider types, in the order `--provider` lists them.
     public static let types = ["yahoo", "coinbase", "kraken", "binance", "coingecko", "nasdaq"]
+    /// Where Yahoo's quotes come from when it refuses them, by symbol class.
+    public static let yahooFallback = ["nasdaq", "coingecko"]
     /// The environment variable that replaces every built-in provider's base URL.
     public static let baseURLVariable = "PRICEWATCH_PROVIDER_BASE_URL"
 
     /// A configuration with the keyless providers, no rule and no sink.
     public static func configuration(environment: [String: String]) -> Configuration {
         let baseURL = environment[baseURLVariable].flatMap { $0.isEmpty ? nil : $0 }
-        let providers = types.map { ProviderConfiguration(name: $0, type: $0, baseURL: baseURL, interval: MainSettings.defaultInterval) }
+        var providers = types.map { ProviderConfiguration(name: $0, type: $0, baseURL: baseURL, interval: MainSettings.defaultInterval) }
+        // When Yahoo refuses: US stocks from Nasdaq, crypto pairs from CoinGecko.
+        if let yahoo = providers.firstIndex(where: { $0.name == defaultName }) { providers[yahoo].fallback = yahooFallback }
         return Configuration(mainFile: "pricewatch (no configuration file, built-in providers)", statePath: "", interval: MainSettings.defaultInterval,
                              retention: MainSettings.defaultInterval, providers: providers, sinks: [], rules: [],
                              defaultProvider: defaultName)

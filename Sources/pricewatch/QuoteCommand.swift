@@ -41,16 +41,19 @@ struct QuoteCommand: AsyncParsableCommand {
         var errors = StandardOutput.error()
         let answers = await LookUpQuotes.fetch(symbols, from: selection) { errors.line($0) }
         var quotes: [Quote] = []
-        for (symbol, answer) in answers {
+        var sources: [String] = []
+        for (symbol, answer, source) in answers {
             switch answer {
-            case .success(let quote): quotes.append(quote)
+            case .success(let quote):
+                quotes.append(quote)
+                sources.append(source)
             case .failure(let error): errors.line(SubjectErrorLine.text(subject: symbol, message: ControlCharacters.escaped(error.message)))
             }
         }
         var output = StandardOutput.output()
         switch format {
         case .json:
-            for quote in quotes { output.line(QuoteRendering.jsonLine(quote, provider: selection.name)) }
+            for (quote, source) in zip(quotes, sources) { output.line(QuoteRendering.jsonLine(quote, provider: source)) }
         case .text:
             if !quotes.isEmpty {
                 let zoned = timeZone.isMarket ? Self.inMarketZones(quotes, configPath: config.path) : quotes

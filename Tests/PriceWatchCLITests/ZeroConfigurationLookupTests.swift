@@ -55,7 +55,7 @@ struct ZeroConfigurationLookupTests {
         #expect(result.outputLines.first?.contains(#""provider":"coinbase""#) == true, "\(result.outputLines)")
         let unknown = try run(["quote", "--provider", "nope", "AAPL"])
         #expect(unknown.status == 1)
-        #expect(unknown.errorLines.first?.contains("no provider 'nope' (providers: yahoo, coinbase, kraken, binance, coingecko)") == true,
+        #expect(unknown.errorLines.first?.contains("no provider 'nope' (providers: yahoo, coinbase, kraken, binance, coingecko, nasdaq)") == true,
                 "\(unknown.errorLines)")
     }
 

@@ -314,7 +314,7 @@ import PriceWatchCore
             "rules.d/a.toml": rule("id = \"x\"\nsymbol = \"AAPL\"\nabove = 200"),
         ], expected: [
             "$DIR/pricewatch.toml:2:1: error: providers.demo.type: unknown provider type 'replai'; did you mean "
-                + "'replay'? (known types: replay, yahoo, finnhub, twelvedata, coinbase, binance, kraken, coingecko)",
+                + "'replay'? (known types: replay, yahoo, finnhub, twelvedata, coinbase, binance, kraken, coingecko, nasdaq)",
         ]),
         GoldenCase(name: "missing provider keys", main: """
             [providers.demo]
@@ -329,7 +329,7 @@ import PriceWatchCore
             """, files: [
             "rules.d/a.toml": rule("id = \"x\"\nsymbol = \"AAPL\"\nprovider = \"demo\"\nabove = 200"),
         ], expected: [
-            "$DIR/pricewatch.toml:1:1: error: providers.demo: missing required key 'type' (known types: replay, yahoo, finnhub, twelvedata, coinbase, binance, kraken, coingecko)",
+            "$DIR/pricewatch.toml:1:1: error: providers.demo: missing required key 'type' (known types: replay, yahoo, finnhub, twelvedata, coinbase, binance, kraken, coingecko, nasdaq)",
             "$DIR/pricewatch.toml:4:1: error: providers.other: missing required key 'file' for type 'replay' "
                 + "(the CSV to replay, in the backtest format)",
             "$DIR/pricewatch.toml:9:1: error: sinks.console.format: expected \"text\" or \"json\", found \"xml\"",

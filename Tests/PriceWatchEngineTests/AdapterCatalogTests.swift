@@ -8,7 +8,7 @@ import Testing
     @Test func eachTypeIsRegisteredOnceAndTheLoaderSeesTheSameTypesAsTheWiring() {
         let providers = AdapterCatalog.providers.map(\.type)
         let sinks = AdapterCatalog.sinks.map(\.type)
-        #expect(providers == ["replay", "yahoo", "finnhub", "twelvedata", "coinbase", "binance", "kraken", "coingecko"])
+        #expect(providers == ["replay", "yahoo", "finnhub", "twelvedata", "coinbase", "binance", "kraken", "coingecko", "nasdaq"])
         #expect(sinks == ["stdout", "webhook", "email", "telegram", "pushover", "gotify", "matrix", "desktop", "mqtt"])
         #expect(AdapterCatalog.schemas.providers.map(\.type) == providers)
         #expect(AdapterCatalog.schemas.sinks.map(\.type) == sinks)

@@ -117,6 +117,21 @@ import Testing
         #expect(server.requests(path: "/v8/finance/chart/MSFT").isEmpty)
     }
 
+    /// Issue 28: v7 refused and the chart failing too is a failed batch (so the daemon asks the
+    /// fallbacks); symbols the chart does not know are answers, not a failure.
+    @Test func aChartThatFailsForEverySymbolFailsTheBatch() async throws {
+        server.route("GET", "/v7/finance/quote") { _ in .status(500, body: "oops") }
+        server.route("GET", "/v8/finance/chart/AAPL") { _ in .status(500, body: "upstream error") }
+        server.route("GET", "/v8/finance/chart/SI", sequence: [try fixture("chart_SI_not_found_http404.json", status: 404)])
+        let error = await #expect(throws: ProviderError.self) { try await provider().fetch(["AAPL", "SI"]) }
+        #expect(error?.kind == .transient)
+        #expect(error?.message.contains("chart fallback") == true, "\(String(describing: error))")
+
+        server.route("GET", "/v8/finance/chart/NOPE", sequence: [try fixture("chart_SI_not_found_http404.json", status: 404)])
+        let answers = try await provider().fetch(["NOPE"])
+        #expect(answers["NOPE"]?.error?.kind == .unknownSymbol)
+    }
+
     @Test func anExplicitSessionURLIsUsed() async throws {
         server.route("GET", "/consent") { _ in LoopbackResponse(status: 200, headers: [HTTPHeader("Set-Cookie", "A3=d=AQABBA&S=AQAAA")]) }
         server.route("GET", "/v1/test/getcrumb") { request in

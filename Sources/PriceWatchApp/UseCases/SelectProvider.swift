@@ -12,6 +12,8 @@ public enum SelectProvider {
         public let name: String
         public let type: String
         public let provider: any QuoteProvider
+        /// The provider's `fallback` providers, in order, built (those that could be).
+        public var fallbacks: [any QuoteProvider] = []
     }
 
     public enum Outcome: Sendable {
@@ -43,12 +45,13 @@ public enum SelectProvider {
             return .failed("\(configuration.mainFile): error: no provider '\(name)' (providers: \(names.joined(separator: ", ")))")
         }
         var only = configuration
-        only.providers = [settings]
+        only.providers = [settings] + settings.fallback.compactMap(configuration.provider(named:))
         let (built, problems) = AdapterFactory.providers(for: only, transport: CurlHTTPTransport())
         guard let provider = built[name], !problems.containsErrors else {
             report(problems)
             return .configurationFailed
         }
-        return .selected(Selection(name: name, type: settings.type, provider: provider))
+        return .selected(Selection(name: name, type: settings.type, provider: provider,
+                                   fallbacks: settings.fallback.compactMap { built[$0] }))
     }
 }

@@ -9,7 +9,9 @@ import PriceWatchCore
 /// - When the v7 batch fails for any reason but a rate limit or a network failure (a second
 ///   401, 403, 5xx, a malformed or HTML answer, no crumb), each symbol of the batch is fetched
 ///   from `/v8/finance/chart/SYMBOL` instead, one request per symbol, in order; a rate limit or
-///   network failure there ends the fallback.
+///   network failure there ends the fallback. When no symbol gets a quote from the chart
+///   either, and not because every one is unknown, the batch fails as a whole (the polling
+///   policy then retries it and asks the provider's fallbacks).
 /// - A symbol missing from the v7 answer is `unknownSymbol`, as is a chart 404.
 /// - Search: `/v1/finance/search?q=` (no session needed).
 public struct YahooProvider: QuoteProvider, SymbolSearching, ProviderLimits {
@@ -147,6 +149,15 @@ public struct YahooProvider: QuoteProvider, SymbolSearching, ProviderLimits {
                 return answers
             }
             answers[symbol] = answer
+        }
+        // No quote, and not because every symbol is unknown: the chart failed as the quote did,
+        // and the batch failed (so the polling policy retries it and asks the fallbacks).
+        let failures = answers.values.compactMap { answer -> ProviderError? in
+            if case .failure(let error) = answer { error } else { nil }
+        }
+        if failures.count == answers.count, let failure = failures.first(where: { $0.kind != .unknownSymbol }) {
+            throw ProviderError(failure.kind, "\(batchError.message); chart fallback: \(failure.message)",
+                                retryAfterSeconds: failure.retryAfterSeconds)
         }
         return answers
     }

@@ -56,6 +56,18 @@ public struct DaemonMetrics: Sendable {
     }
 
     /// A quote from `provider` was rejected (`reason`: one of a fixed few).
+    /// `count` quotes of `provider`'s symbols came from `source` (the provider or a fallback).
+    public func quotesServed(provider: String, source: String, count: Int) {
+        Counter(label: "pricewatch_quotes_served_total", dimensions: [("provider", provider), ("source", source)], factory: factory)
+            .increment(by: Int64(count))
+    }
+
+    /// `count` symbols of `provider` moved to `source` (a fallback, or the provider again).
+    public func quoteSourceChanged(provider: String, source: String, count: Int) {
+        Counter(label: "pricewatch_quote_source_changes_total", dimensions: [("provider", provider), ("source", source)],
+                factory: factory).increment(by: Int64(count))
+    }
+
     public func quoteRejected(provider: String, reason: String) {
         Counter(label: "pricewatch_quotes_rejected_total", dimensions: [("provider", provider), ("reason", reason)],
                 factory: factory).increment()
@@ -88,6 +100,12 @@ public struct DaemonMetrics: Sendable {
                             factory: factory)
             }
             _ = Counter(label: "pricewatch_quotes_accepted_total", dimensions: [("provider", provider)], factory: factory)
+            let settings = configuration.providers.first { $0.name == provider }
+            for source in [provider] + (settings?.fallback ?? []) {
+                _ = Counter(label: "pricewatch_quotes_served_total", dimensions: [("provider", provider), ("source", source)], factory: factory)
+                _ = Counter(label: "pricewatch_quote_source_changes_total", dimensions: [("provider", provider), ("source", source)],
+                            factory: factory)
+            }
             for reason in Self.rejectionReasons {
                 _ = Counter(label: "pricewatch_quotes_rejected_total", dimensions: [("provider", provider), ("reason", reason)],
                             factory: factory)
