@@ -9,7 +9,8 @@ import PackageDescription
 /// to the main package's sources, compiled (and the Swift ones instrumented) again. libxml2 itself, which
 /// `fuzz-yahoo-news` reaches through CLibXML2's dlopen, is the system's, not instrumented. Build and run with `scripts/fuzz`;
 /// see docs/development.md#fuzzing.
-let fuzzTargets = ["csv", "config", "yahoo", "yahoo-news", "finnhub", "twelvedata", "coinbase", "binance", "kraken", "calendar", "silences"]
+let fuzzTargets = ["csv", "config", "yahoo", "yahoo-news", "finnhub", "twelvedata", "coinbase", "binance", "kraken", "calendar", "silences",
+                   "yahoo-calendar", "nasdaq"]
 
 let package = Package(
     name: "pricewatch-fuzz",

@@ -219,6 +219,12 @@ public enum Daemon {
                                source: { settings in YahooNewsFeed(transport: transports.http, baseURL: settings.baseURL) },
                                configuration: { running.current }, clock: clock, wallClock: wallClock, doorbell: doorbell,
                                logger: logger)
+        // Calendar rules (docs/events.md): earnings and dividend dates from Yahoo's calendar, read
+        // at most once a day per symbol, reminders looked for every minute.
+        let calendars = CalendarService(watch: CalendarWatch(store: store, outbox: store, hours: markets, logger: logger),
+                                        source: { CalendarSources.yahoo(for: $0, transport: transports.http) },
+                                        configuration: { running.current }, clock: clock, wallClock: wallClock, doorbell: doorbell,
+                                        logger: logger)
         let dispatch: any Service = httpSettings == nil ? DispatchService(dispatcher: dispatcher)
             : DeliveryLivenessService(DispatchService(dispatcher: dispatcher), liveness: liveness)
         // Each service is named: without a name, the service group describes the service's value
@@ -232,6 +238,7 @@ public enum Daemon {
                 .init(service: polling, serviceName: "polling"),
                 .init(service: warmUp, serviceName: "warm-up"),
                 .init(service: news, serviceName: "news"),
+                .init(service: calendars, serviceName: "calendars"),
                 .init(service: StoreFaultService(faults: faults), successTerminationBehavior: .ignore, serviceName: "store-faults"),
             ] + httpServices + [
                 // Last, so it hears of shutdown first: STOPPING=1 at once, and a reload in

@@ -76,9 +76,9 @@ struct RuleResolver: Sendable {
         let reader = draft.reader
         let notify = resolveNotify(draft.notify, reader: reader)
         guard var rule = draft.eventRule.take() else { return nil }
-        if rule.event.isCalendarDate {
-            reader.error("'\(rule.event.rawValue)' needs the earnings and dividend calendars, which this version does not "
-                         + "read yet; only event = \"news\" is watched (docs/events.md)", key: "event")
+        if rule.event == .split {
+            reader.error("'split' needs a splits calendar, which this version does not read yet; 'earnings', 'ex_dividend', "
+                         + "'dividend_payment' and 'news' are watched (docs/events.md)", key: "event")
             return nil
         }
         if let name = rule.portfolio {

@@ -18,7 +18,7 @@ struct PriceWatch: AsyncParsableCommand {
         subcommands: [
             Run.self, Check.self, Backtest.self, QuoteCommand.self, SearchCommand.self, Alerts.self, Requeue.self,
             RulesCommand.self, NotifyTest.self, MarketCommand.self, HistoryCommand.self, WatchCommand.self, Paper.self, SilenceCommand.self,
-            DigestCommand.self, FXCommand.self, PortfolioCommand.self, NewsCommand.self,
+            DigestCommand.self, FXCommand.self, PortfolioCommand.self, NewsCommand.self, EventsCommand.self,
         ]
     )
 }

@@ -76,11 +76,15 @@ import Testing
         ], "\(rendered.joined(separator: "\n"))")
     }
 
-    @Test func calendarEventsAreRefusedUntilTheCalendarsAreRead() throws {
-        let (rendered, configuration) = try Self.run(GoldenCase.rule("id = \"nvda\"\nsymbol = \"NVDA\"\nevent = \"earnings\"\nbefore = \"1d\""))
-        #expect(configuration == nil)
-        #expect(rendered.count == 1 && rendered[0].contains("rule 'nvda': event: 'earnings' needs the earnings and dividend calendars"),
-                "\(rendered)")
+    @Test func calendarRulesAreReadAndSplitsRefused() throws {
+        let (rendered, configuration) = try Self.run(GoldenCase.rule("id = \"nvda\"\nsymbol = \"NVDA\"\nevent = \"earnings\"\nbefore = \"1d\"")
+            + GoldenCase.rule("id = \"div\"\nportfolio = \"retirement\"\nevent = \"ex_dividend\""))
+        #expect(rendered == ["$DIR/pricewatch.toml:1:1: warning: providers.demo: not used by any rule"])
+        #expect(configuration?.eventRules.map(\.event) == [.earnings, .exDividend])
+        #expect(configuration?.eventRules.first?.before == RuleDuration(seconds: 86_400))
+        let (split, none) = try Self.run(GoldenCase.rule("id = \"s\"\nsymbol = \"NVDA\"\nevent = \"split\""))
+        #expect(none == nil)
+        #expect(split.count == 1 && split[0].contains("rule 's': event: 'split' needs a splits calendar"), "\(split)")
     }
 
     @Test func theNewsTableSetsTheFeedAndItsInterval() throws {

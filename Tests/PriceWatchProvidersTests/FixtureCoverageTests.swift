@@ -4,7 +4,7 @@ import Testing
 /// file without a test fails here.
 @Suite struct FixtureCoverageTests {
     static let covered: [String: Set<String>] = [
-        "yahoo": YahooDecoderTests.fixtures,
+        "yahoo": YahooDecoderTests.fixtures.union(YahooCalendarTests.fixtures),
         "finnhub": FinnhubDecoderTests.fixtures,
         "coinbase": CoinbaseDecoderTests.fixtures.union(ChartDecoderTests.coinbaseFixtures),
         "binance": BinanceDecoderTests.fixtures.union(ChartDecoderTests.binanceFixtures),

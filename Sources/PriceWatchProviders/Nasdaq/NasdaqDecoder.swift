@@ -90,6 +90,26 @@ public enum NasdaqDecoder {
                                      exchangeTimeZone: "America/New_York", dayVolume: volume)))
     }
 
+    /// What ``decode(_:symbol:)`` made of an answer, for the fuzz target (which cannot reach
+    /// the internal outcome).
+    public enum FuzzOutcome {
+        case quote(Quote)
+        case error(String)
+        case other
+    }
+
+    public static func fuzzDecode(_ response: HTTPResponse, symbol: String) -> FuzzOutcome {
+        do {
+            switch try decode(response, symbol: symbol) {
+            case .success(.quote(let quote)): return .quote(quote)
+            case .success(.notListed): return .other
+            case .failure(let error): return .error(error.message)
+            }
+        } catch {
+            return .error(error.message)
+        }
+    }
+
     /// `"$1,266.78"` as 1266.78; nil unless positive.
     static func dollars(_ text: String?) -> ExactDecimal? {
         guard var text = text?.trimmingCharacters(in: " ") else { return nil }

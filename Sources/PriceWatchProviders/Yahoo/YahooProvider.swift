@@ -40,7 +40,7 @@ public struct YahooProvider: QuoteProvider, SymbolSearching, ProviderLimits {
     let headers: [HTTPHeader]
     let timeout: Duration
     private let now: WallClock
-    private let session: YahooSession
+    let session: YahooSession
 
     /// - Parameters:
     ///   - baseURL: `base_url`; default `https://query1.finance.yahoo.com`.

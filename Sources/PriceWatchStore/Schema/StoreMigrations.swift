@@ -68,6 +68,7 @@ enum StoreMigrations {
         migrator.registerMigration("alert-series", foreignKeyChecks: .immediate, migrate: AlertSeriesMigration.migrate)
         migrator.registerMigration("portfolio-values", foreignKeyChecks: .immediate, migrate: PortfolioValueMigration.migrate)
         migrator.registerMigration("news-ledger", foreignKeyChecks: .immediate, migrate: NewsLedgerMigration.migrate)
+        migrator.registerMigration("company-events", foreignKeyChecks: .immediate, migrate: CompanyEventsMigration.migrate)
         return migrator
     }()
 

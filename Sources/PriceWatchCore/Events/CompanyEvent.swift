@@ -1,0 +1,49 @@
+/// A dated event of a company's calendar (`docs/events.md`, "Calendar events"): an earnings
+/// report, an ex-dividend day or a dividend payment, as a source lists it.
+///
+/// Its identity is the symbol, the kind and the date (``id``): a changed estimate is the same
+/// event, a moved date is a new one (which carries ``movedFrom``).
+public struct CompanyEvent: Sendable, Hashable {
+    public var symbol: String
+    public var kind: EventKind
+    /// The day (of the exchange) the event is on; for an estimated range, its first day.
+    public var date: CivilDate
+    /// The last day of an estimated range (`between May 10 and May 15`); nil for one day.
+    public var lastDate: CivilDate?
+    /// Earnings: the average estimate of earnings per share, when the source gives one.
+    public var estimate: ExactDecimal?
+    /// The source that listed it (`yahoo`).
+    public var source: String
+    /// The date the source gave before, when it moved.
+    public var movedFrom: CivilDate?
+
+    public init(symbol: String, kind: EventKind, date: CivilDate, lastDate: CivilDate? = nil, estimate: ExactDecimal? = nil,
+                source: String, movedFrom: CivilDate? = nil) {
+        self.symbol = symbol
+        self.kind = kind
+        self.date = date
+        self.lastDate = lastDate
+        self.estimate = estimate
+        self.source = source
+        self.movedFrom = movedFrom
+    }
+
+    /// `NVDA|earnings|2017-05-10`: the same for a changed estimate, another for a moved date.
+    public var id: String { "\(symbol)|\(kind.rawValue)|\(date)" }
+
+    /// `earnings of NVDA on 2017-05-10 (estimated 2017-05-10 to 2017-05-15; EPS estimate 0.66)`.
+    public var text: String {
+        let what = switch kind {
+        case .earnings: "earnings"
+        case .exDividend: "ex-dividend day"
+        case .dividendPayment: "dividend payment"
+        case .split: "split"
+        case .news: "news"
+        }
+        var details: [String] = []
+        if let lastDate, lastDate != date { details.append("estimated \(date) to \(lastDate)") }
+        if let estimate { details.append("EPS estimate \(estimate)") }
+        if let movedFrom { details.append("moved from \(movedFrom)") }
+        return "\(what) of \(symbol) on \(date)" + (details.isEmpty ? "" : " (\(details.joined(separator: "; ")))")
+    }
+}

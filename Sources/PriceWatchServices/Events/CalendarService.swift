@@ -1,0 +1,53 @@
+import Logging
+import PriceWatchCore
+import ServiceLifecycle
+
+/// Runs ``CalendarWatch`` for the running configuration's calendar rules: at start, then every
+/// ``tick`` (a minute: reminders go out within a minute of their due time; each calendar is
+/// still read at most once a day), until graceful shutdown. A look that fails is logged and
+/// made again at the next tick; one that queued something rings the outbox's doorbell.
+public struct CalendarService<C: Clock<Duration>>: Service {
+    private let watch: CalendarWatch
+    private let source: @Sendable (Configuration) -> (any CompanyCalendarSource)?
+    private let configuration: @Sendable () async -> Configuration
+    private let clock: C
+    private let wallClock: @Sendable () -> Timestamp
+    private let doorbell: Doorbell
+    private let logger: Logger
+
+    /// How often reminders are looked for.
+    public static var tick: Duration { .seconds(60) }
+
+    /// - Parameter source: the calendar source for a configuration (its Yahoo provider's
+    ///   settings, so `base_url` and the session are the quotes').
+    public init(watch: CalendarWatch, source: @escaping @Sendable (Configuration) -> (any CompanyCalendarSource)?,
+                configuration: @escaping @Sendable () async -> Configuration, clock: C,
+                wallClock: @escaping @Sendable () -> Timestamp, doorbell: Doorbell, logger: Logger) {
+        self.watch = watch
+        self.source = source
+        self.configuration = configuration
+        self.clock = clock
+        self.wallClock = wallClock
+        self.doorbell = doorbell
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let running = await configuration()
+                let rules = running.eventRules.filter { $0.enabled && $0.event.isCalendarDate }
+                if !rules.isEmpty, let source = source(running) {
+                    do {
+                        if try await watch.pass(rules: rules, from: source, now: wallClock()) > 0 { doorbell.ring() }
+                    } catch is CancellationError {
+                        return
+                    } catch {
+                        logger.error("could not look at the calendars: \(error); looking again in a minute")
+                    }
+                }
+                do { try await clock.sleep(for: Self.tick) } catch { return }
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import PriceWatchCore
+import PriceWatchTestKit
+import Testing
+
+/// Issue 28, calendars: the daemon reads Yahoo's calendar module for a calendar rule's symbol
+/// (a loopback stand-in, with the cookie and crumb session of the quotes) and sends the
+/// earnings reminder once, not again after a restart.
+@Suite struct CalendarRuleDaemonTests {
+    @Test func anEarningsReminderIsSentOnceAcrossARestart() async throws {
+        let server = try LoopbackHTTPServer()
+        server.route("GET", "/") { _ in LoopbackResponse(status: 404, headers: [HTTPHeader("Set-Cookie", "A3=cookie; Path=/")]) }
+        server.route("GET", "/v1/test/getcrumb") { _ in .text("haT3oykhHqZ") }
+        // Earnings tomorrow (UTC): with `before = "2d"` the reminder is due already.
+        let tomorrow = CivilDate(utcDateOf: Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000))
+        let answer = #"{"quoteSummary":{"result":[{"calendarEvents":{"maxAge":1,"earnings":{"earningsDate":[{"raw":0,"fmt":"\#(tomorrow)"}],"#
+            + #""earningsAverage":{"raw":0.66,"fmt":"0.66"}},"exDividendDate":{},"dividendDate":{}}}],"error":null}}"#
+        server.route("GET", "/v10/finance/quoteSummary/NVDA") { request in
+            request.queryValue("crumb") == "haT3oykhHqZ" ? .json(answer) : .status(401)
+        }
+        let directory = try TemporaryDirectory()
+        try directory.write("rules.d/events.toml", """
+            [[rule]]
+            id = "nvda-earnings"
+            symbol = "NVDA"
+            event = "earnings"
+            before = "2d"
+            """)
+        try directory.write("pricewatch.toml", """
+            state = "state/pricewatch.db"
+            [providers.yahoo]
+            type = "yahoo"
+            base_url = "\(server.baseURL)"
+            session_url = "\(server.baseURL)/"
+            [sinks.console]
+            type = "stdout"
+            """)
+        let first = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml", "--log-level", "debug"], directory: directory.path)
+        try await first.waitForOutput("the earnings reminder") { lines in lines.contains { $0.contains("Earnings of NVDA on \(tomorrow)") } }
+        #expect(try await first.stop() == 0)
+        let reminders = first.outputLines.filter { $0.hasPrefix("EVENT ") }
+        #expect(reminders.count == 1, "\(first.outputLines)")
+        #expect(reminders.first?.contains("NVDA: Earnings of NVDA on \(tomorrow) (EPS estimate 0.66)") == true, "\(reminders)")
+
+        // What the daemon read, as `pricewatch events` lists it.
+        let listed = try CommandRunner.run(["events", "--config", "pricewatch.toml", "NVDA", "ASML"], in: directory.path)
+        #expect(listed.status == 0, "\(listed.standardError)")
+        #expect(listed.outputLines == ["\(tomorrow)  NVDA  earnings of NVDA on \(tomorrow) (EPS estimate 0.66)  [yahoo]",
+                                       "no events known for ASML"])
+        let json = try CommandRunner.run(["events", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        #expect(json.outputLines == [#"{"symbol":"NVDA","event":"earnings","date":"\#(tomorrow)","last_date":null,"estimate":0.66,"#
+            + #""moved_from":null,"source":"yahoo"}"#])
+
+        let second = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml", "--log-level", "debug"], directory: directory.path)
+        try await waitUntil("the restarted daemon's first look at the calendars") {
+            second.errorLines.contains { $0.contains("calendars looked at: 1 symbols, 1 reminders due, 0 queued") } || !second.isRunning
+        }
+        #expect(try await second.stop() == 0)
+        #expect(second.outputLines.filter { $0.hasPrefix("EVENT ") }.isEmpty, "\(second.outputLines)")
+        #expect(server.requests(path: "/v10/finance/quoteSummary/NVDA").count == 1, "the calendar is read once a day")
+    }
+}
