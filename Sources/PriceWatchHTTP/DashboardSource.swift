@@ -31,4 +31,12 @@ public protocol DashboardSource: Sendable {
     /// Sets the metrics computed when scraped (outbox backlog and age, rules and symbols
     /// watched, build info) in `exporter`.
     func updateScrapedMetrics(_ exporter: MetricsExporter) async
+    /// `symbol`'s upcoming earnings and dividend dates the calendar rules read (the symbol
+    /// page's events), by date; empty when none is known. A default answering none is provided.
+    func events(of symbol: String) async -> [CompanyEvent]
+}
+
+extension DashboardSource {
+    /// No calendar: no events.
+    public func events(of symbol: String) async -> [CompanyEvent] { [] }
 }

@@ -102,8 +102,9 @@ public struct HTTPEndpoint: Service {
             // The 52-week range: the 1Y range's history (the read its chart shares).
             let year = await cache.history(of: symbol, range: .oneYear)
             let holdings = await cache.holdings(of: symbol)
+            let events = await cache.events(of: symbol)
             guard let page = SymbolPage.page(symbol, snapshot: snapshot, live: live, range: range, history: history,
-                                             holdings: holdings, year: year) else {
+                                             holdings: holdings, year: year, events: events) else {
                 return Self.html(SymbolPage.notWatched(symbol), status: .notFound)
             }
             return Self.html(page)

@@ -67,6 +67,11 @@ actor SnapshotCache {
         await shared("paper \(account ?? "")") { source in await source.paper(account: account) }
     }
 
+    /// `symbol`'s upcoming calendar events, read at most once per ``maximumAge`` per symbol.
+    func events(of symbol: String) async -> [CompanyEvent] {
+        await shared("events \(symbol)") { source in await source.events(of: symbol) }
+    }
+
     /// Where `symbol` is held, read at most once per ``maximumAge`` per symbol.
     func holdings(of symbol: String) async -> DashboardHoldings {
         await shared("holdings \(symbol)") { source in await source.holdings(of: symbol) }

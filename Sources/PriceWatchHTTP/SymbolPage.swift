@@ -23,13 +23,13 @@ public enum SymbolPage {
     /// history read for the 1Y range, gives the 52-week range (not shown when nil: not read).
     public static func page(_ symbol: String, snapshot: DashboardSnapshot, live: LiveQuotes,
                             range: HistoryRange = .oneDay, history: DashboardHistory? = nil,
-                            holdings: DashboardHoldings? = nil, year: DashboardHistory? = nil) -> String? {
+                            holdings: DashboardHoldings? = nil, year: DashboardHistory? = nil, events: [CompanyEvent] = []) -> String? {
         guard let entry = snapshot.symbols.first(where: { $0.symbol == symbol }) else { return nil }
         return PageShell.html(title: "\(symbol) · pricewatch", heading: symbol, home: "../", style: style,
                               headerExtra: "<span id=\"live-state\" class=\"muted\">connecting…</span>",
                               bodyAttributes: " data-symbol=\"\(HTMLText.escaped(symbol))\"",
                               main: sections(entry, snapshot: snapshot, live: live, range: range, history: history,
-                                             holdings: holdings, year: year),
+                                             holdings: holdings, year: year, events: events),
                               mainID: "sections", script: script)
     }
 
@@ -81,7 +81,7 @@ public enum SymbolPage {
 
     static func sections(_ entry: DashboardSnapshot.Symbol, snapshot: DashboardSnapshot, live: LiveQuotes,
                          range: HistoryRange = .oneDay, history: DashboardHistory? = nil,
-                         holdings: DashboardHoldings? = nil, year: DashboardHistory? = nil) -> String {
+                         holdings: DashboardHoldings? = nil, year: DashboardHistory? = nil, events: [CompanyEvent] = []) -> String {
         let figures = SymbolFigures(entry, live: live)
         let points = figures.points, last = figures.last, previousClose = figures.previousClose, change = figures.change
         let alerts = snapshot.alerts.filter { $0.alert.symbol == entry.symbol }
@@ -114,6 +114,7 @@ public enum SymbolPage {
         html += PageShell.fact("Provider", entry.provider.map(HTMLText.escaped) ?? "–")
         html += "</dl></section>\n"
 
+        if !events.isEmpty { html += eventsSection(events) }
         if let holdings { html += holdingsSection(holdings) }
 
         let rules = snapshot.rules.filter { $0.symbol == entry.symbol }
@@ -199,6 +200,16 @@ public enum SymbolPage {
     /// Where the symbol is held: each portfolio's position (the figures of `pricewatch
     /// portfolio`) and each paper account's (those of `pricewatch paper show`), linked to
     /// their pages; said when it is held nowhere.
+    /// The upcoming earnings and dividend dates, each with its source (docs/events.md).
+    static func eventsSection(_ events: [CompanyEvent]) -> String {
+        var html = "<section id=\"events\"><h2>Upcoming events</h2>\n<ul class=\"events\">"
+        for event in events {
+            html += "<li><time datetime=\"\(event.date)\">\(event.date)</time> \(HTMLText.escaped(event.text))"
+                + " <span class=\"muted\">(\(HTMLText.escaped(event.source)))</span></li>"
+        }
+        return html + "</ul></section>\n"
+    }
+
     static func holdingsSection(_ holdings: DashboardHoldings) -> String {
         var html = "<section id=\"holdings\"><h2>Holdings</h2>\n"
         for problem in holdings.problems { html += "<p class=\"problem\">\(HTMLText.escaped(problem))</p>\n" }

@@ -134,6 +134,24 @@ struct SymbolPageTests {
     /// Issue 26: the facts carry the 52-week range of the 1Y history (written as the day range,
     /// with where the history starts when it covers less, `–` when nothing is known) and the
     /// day's volume of the latest quote, only when the quote reports one.
+    /// Issue 28: the calendar rules' upcoming events, with their source; none known, no section.
+    @Test func upcomingEventsAreListedWithTheirSource() throws {
+        let snapshot = Self.snapshot(points: [Self.point(0, 101), Self.point(10, 103)])
+        guard let date = CivilDate(parsing: "2026-12-11"), let before = CivilDate(parsing: "2026-12-10") else {
+            Issue.record("bad date")
+            return
+        }
+        let events = [CompanyEvent(symbol: "X", kind: .earnings, date: date, estimate: ExactDecimal(scaled: 66_000_000), source: "yahoo",
+                                   movedFrom: before),
+                      CompanyEvent(symbol: "X", kind: .exDividend, date: date, source: "yahoo")]
+        let page = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes(), events: events))
+        #expect(page.contains("<section id=\"events\"><h2>Upcoming events</h2>"))
+        #expect(page.contains("<li><time datetime=\"2026-12-11\">2026-12-11</time> earnings of X on 2026-12-11 "
+                              + "(EPS estimate 0.66; moved from 2026-12-10) <span class=\"muted\">(yahoo)</span></li>"), "\(page)")
+        #expect(page.contains("ex-dividend day of X on 2026-12-11"))
+        #expect(!(try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes()))).contains("id=\"events\""))
+    }
+
     @Test func theFactsHaveTheYearRangeAndTheDaysVolume() async throws {
         let snapshot = Self.snapshot(points: [Self.point(0, 101), Self.point(10, 103), Self.point(20, 105)])
         func year(_ range: YearRange?) -> DashboardHistory {

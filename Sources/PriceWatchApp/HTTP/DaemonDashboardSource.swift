@@ -28,6 +28,14 @@ struct DaemonDashboardSource: DashboardSource {
     /// The running configuration's count of watched symbols, counted once per configuration.
     let watchedSymbolCount: @Sendable () -> Int
     let wallClock: @Sendable () -> Timestamp
+    /// The calendars the calendar rules read (the symbol page's events); nil: none shown.
+    var companyEvents: (any CompanyEventStore)? = nil
+
+    func events(of symbol: String) async -> [CompanyEvent] {
+        guard let companyEvents, let events = try? await companyEvents.companyEvents(of: [symbol]) else { return [] }
+        let today = CivilDate(utcDateOf: wallClock())
+        return events.filter { ($0.lastDate ?? $0.date) >= today }
+    }
 
     func snapshot() async -> DashboardSnapshot {
         let now = wallClock()
