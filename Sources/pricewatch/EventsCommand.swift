@@ -43,15 +43,7 @@ struct EventsCommand: AsyncParsableCommand {
             case .text:
                 output.line("\(event.date)  \(ControlCharacters.escaped(event.symbol))  \(ControlCharacters.escaped(event.text))  [\(event.source)]")
             case .json:
-                var json = JSONWriter()
-                json.string("symbol", event.symbol)
-                json.string("event", event.kind.rawValue)
-                json.string("date", event.date.description)
-                json.string("last_date", event.lastDate?.description)
-                json.number("estimate", event.estimate)
-                json.string("moved_from", event.movedFrom?.description)
-                json.string("source", event.source)
-                output.line(json.result)
+                output.line(event.json())
             }
         }
         for symbol in symbols where !shown.contains(where: { $0.symbol == symbol }) {

@@ -21,6 +21,40 @@ import Testing
         plan.batches.map { $0.map(\.notification.id) }
     }
 
+    /// A headline (kind `news`) queued at `queued` seconds.
+    static func headline(_ guid: String, symbol: String = "AAPL", queued: Int64) -> Delivery {
+        let content = NewsNotification(headline: NewsHeadline(symbol: symbol, title: "Story \(guid)", link: "https://example.com/\(guid)",
+                                                               guid: guid, publishedAt: Timestamp(seconds: queued)),
+                                       rule: "news", feed: "yahoo")
+        return Delivery(notification: OutgoingNotification(id: guid, time: Timestamp(seconds: queued), content: content), sink: "hook",
+                        status: .pending, attempts: 0, createdAt: Timestamp(seconds: queued), nextAttemptAt: Timestamp(seconds: queued))
+    }
+
+    /// Issue 28: headlines are grouped like alerts, in groups of their own; other kinds go alone.
+    @Test func headlinesAreGroupedApartFromAlerts() throws {
+        let planner = DeliveryBatchPlanner(groupWait: 30_000)
+        let pending = [Self.headline("n1", queued: 100), Self.delivery("a1", queued: 101), Self.headline("n2", symbol: "NVDA", queued: 110),
+                       Self.delivery("a2", queued: 120), Self.headline("n3", queued: 200)]
+        let open = planner.plan(pending, now: Timestamp(seconds: 125), freeSlots: 4)
+        #expect(open.batches.isEmpty)
+        #expect(open.wakeAt == Timestamp(seconds: 130), "the headlines' group closes first")
+        let closed = planner.plan(pending, now: Timestamp(seconds: 135), freeSlots: 4)
+        #expect(Self.ids(closed) == [["a1", "a2"], ["n1", "n2"]])
+        #expect(closed.wakeAt == nil, "n3 is not queued yet")
+        let next = planner.plan(Array(pending.suffix(1)), now: Timestamp(seconds: 205), freeSlots: 4)
+        #expect(next.batches.isEmpty && next.wakeAt == Timestamp(seconds: 230), "n3 opens the next group of headlines")
+
+        let group = try #require(NewsGroup.notification(of: closed.batches[1].map(\.notification)))
+        #expect(group.id == "n1" && group.kind == .news)
+        guard case .message(let message) = group.content else {
+            Issue.record("expected a message")
+            return
+        }
+        #expect(message.title == "2 headlines: AAPL, NVDA")
+        #expect(message.text.contains("Story n1") && message.text.contains("https://example.com/n2"))
+        #expect(message.data?.hasPrefix(#"{"headlines":[{"symbol":"AAPL","title":"Story n1""#) == true, "\(message.data ?? "")")
+    }
+
     @Test func withoutGroupingEachDueDeliveryGoesAloneUpToTheFreeSlots() {
         let planner = DeliveryBatchPlanner(groupWait: nil)
         let pending = [Self.delivery("a", queued: 10), Self.delivery("b", queued: 11), Self.delivery("c", queued: 12),

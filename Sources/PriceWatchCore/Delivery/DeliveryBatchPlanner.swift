@@ -12,8 +12,9 @@
 /// on while slots are free. A retried group keeps its members (they share one outcome, so they
 /// fall due together again) and is long past its close, so it goes out at once.
 ///
-/// Only alerts are grouped: a delivery of any other kind (a digest, a report, a test
-/// message) goes alone as soon as it is due and a slot is free, ahead of the groups.
+/// Alerts are grouped, and news headlines (kind `news`), each kind in groups of its own (the
+/// grouping rule above, per kind); a delivery of any other kind (a digest, a report, a test
+/// message, a reminder) goes alone as soon as it is due and a slot is free, ahead of the groups.
 public struct DeliveryBatchPlanner: Sendable, Hashable {
     /// How long, in milliseconds, a group stays open after its first alert was queued; nil:
     /// no grouping, every delivery goes alone.
@@ -57,27 +58,41 @@ public struct DeliveryBatchPlanner: Sendable, Hashable {
         let aloneWaiting = alone.count - min(alone.count, slots)
         slots -= min(alone.count, slots)
         // Oldest queued first; the sort is stable, so equal times keep the store's order.
-        var remaining = due.filter(Self.groups).enumerated().sorted { ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset) }
-            .map(\.element)[...]
         var wakeAt: Timestamp?
-        while let first = remaining.first {
-            let closes = Timestamp(milliseconds: first.createdAt.milliseconds + max(groupWait, 0))
-            if now < closes {
-                wakeAt = closes
-                break
+        var waiting = aloneWaiting
+        for kind in Self.groupedKinds {
+            var remaining = due.filter { Self.groupKind($0) == kind }.enumerated()
+                .sorted { ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset) }
+                .map(\.element)[...]
+            var opened = false
+            while let first = remaining.first {
+                let closes = Timestamp(milliseconds: first.createdAt.milliseconds + max(groupWait, 0))
+                if now < closes {
+                    wakeAt = min(wakeAt ?? closes, closes)
+                    opened = true
+                    break
+                }
+                guard slots > 0 else { break }
+                let members = remaining.prefix { $0.createdAt <= closes }.prefix(maximumGroupSize)
+                batches.append(Array(members))
+                remaining = remaining.dropFirst(members.count)
+                slots -= 1
             }
-            guard slots > 0 else { break }
-            let members = remaining.prefix { $0.createdAt <= closes }.prefix(maximumGroupSize)
-            batches.append(Array(members))
-            remaining = remaining.dropFirst(members.count)
-            slots -= 1
+            if !opened { waiting += remaining.count }
         }
-        let waiting = (wakeAt == nil ? remaining.count : 0) + aloneWaiting
         return Plan(batches: batches, wakeAt: wakeAt, waiting: waiting)
     }
 
-    /// Whether a delivery may join a group: alerts only.
-    static func groups(_ delivery: Delivery) -> Bool {
-        delivery.notification.kind == .alert && delivery.notification.alert != nil
+    /// The kinds that are grouped, in the order their groups take free slots.
+    static let groupedKinds: [NotificationKind] = [.alert, .news]
+
+    /// The kind whose groups `delivery` may join; nil: it goes alone.
+    static func groupKind(_ delivery: Delivery) -> NotificationKind? {
+        if delivery.notification.kind == .alert { return delivery.notification.alert != nil ? .alert : nil }
+        if delivery.notification.kind == .news, case .message = delivery.notification.content { return .news }
+        return nil
     }
+
+    /// Whether a delivery may join a group (an alert, a headline).
+    static func groups(_ delivery: Delivery) -> Bool { groupKind(delivery) != nil }
 }

@@ -31,6 +31,22 @@ public struct CompanyEvent: Sendable, Hashable {
     /// `NVDA|earnings|2017-05-10`: the same for a changed estimate, another for a moved date.
     public var id: String { "\(symbol)|\(kind.rawValue)|\(date)" }
 
+    /// The event as one JSON object (`pricewatch events --format json`, a reminder's `data`):
+    /// `symbol`, `event`, `date`, `last_date`, `estimate`, `moved_from`, `source`, and `rule`
+    /// when given.
+    public func json(rule: String? = nil) -> String {
+        var json = JSONWriter()
+        json.string("symbol", symbol)
+        json.string("event", kind.rawValue)
+        json.string("date", date.description)
+        json.string("last_date", lastDate?.description)
+        json.number("estimate", estimate)
+        json.string("moved_from", movedFrom?.description)
+        json.string("source", source)
+        if let rule { json.string("rule", rule) }
+        return json.result
+    }
+
     /// `earnings of NVDA on 2017-05-10 (estimated 2017-05-10 to 2017-05-15; EPS estimate 0.66)`.
     public var text: String {
         let what = switch kind {

@@ -19,15 +19,6 @@ public struct CompanyEventNotification: NotificationContent {
     public func message() -> NotificationMessage {
         let title = "\(event.symbol): " + event.text.prefix(1).uppercased() + event.text.dropFirst()
         let text = "\(title)\nsource: \(event.source), rule \(rule)"
-        var json = JSONWriter()
-        json.string("symbol", event.symbol)
-        json.string("event", event.kind.rawValue)
-        json.string("date", event.date.description)
-        json.string("last_date", event.lastDate?.description)
-        json.number("estimate", event.estimate)
-        json.string("moved_from", event.movedFrom?.description)
-        json.string("source", event.source)
-        json.string("rule", rule)
-        return NotificationMessage(title: title, text: text, data: json.result)
+        return NotificationMessage(title: title, text: text, data: event.json(rule: rule))
     }
 }

@@ -282,6 +282,9 @@ public actor DeliveryDispatcher<C: Clock<Duration>> {
             do {
                 if batch.count == 1 {
                     try await sink.deliver(first.notification)
+                } else if first.notification.kind == .news, let group = NewsGroup.notification(of: batch.map(\.notification)) {
+                    // Headlines grouped by `group_wait`: one message listing them.
+                    try await sink.deliver(group)
                 } else {
                     try await sink.deliver(alerts)
                 }
