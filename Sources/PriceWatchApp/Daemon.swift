@@ -222,7 +222,7 @@ public enum Daemon {
         // Calendar rules (docs/events.md): earnings and dividend dates from Yahoo's calendar, read
         // at most once a day per symbol, reminders looked for every minute.
         let calendars = CalendarService(watch: CalendarWatch(store: store, outbox: store, hours: markets, logger: logger),
-                                        source: { CalendarSources.yahoo(for: $0, transport: transports.http) },
+                                        sources: { CalendarSources.sources(for: $0, transport: transports.http) },
                                         configuration: { running.current }, clock: clock, wallClock: wallClock, doorbell: doorbell,
                                         logger: logger)
         let dispatch: any Service = httpSettings == nil ? DispatchService(dispatcher: dispatcher)

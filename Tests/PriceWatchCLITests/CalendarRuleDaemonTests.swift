@@ -49,7 +49,7 @@ import Testing
                                        "no events known for ASML"])
         let json = try CommandRunner.run(["events", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
         #expect(json.outputLines == [#"{"symbol":"NVDA","event":"earnings","date":"\#(tomorrow)","last_date":null,"estimate":0.66,"#
-            + #""moved_from":null,"source":"yahoo"}"#])
+            + #""moved_from":null,"timing":null,"source":"yahoo"}"#])
 
         let second = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml", "--log-level", "debug"], directory: directory.path)
         try await waitUntil("the restarted daemon's first look at the calendars") {

@@ -5,7 +5,7 @@ import Testing
 @Suite struct FixtureCoverageTests {
     static let covered: [String: Set<String>] = [
         "yahoo": YahooDecoderTests.fixtures.union(YahooCalendarTests.fixtures),
-        "finnhub": FinnhubDecoderTests.fixtures,
+        "finnhub": FinnhubDecoderTests.fixtures.union(FinnhubCalendarTests.fixtures),
         "coinbase": CoinbaseDecoderTests.fixtures.union(ChartDecoderTests.coinbaseFixtures),
         "binance": BinanceDecoderTests.fixtures.union(ChartDecoderTests.binanceFixtures),
         "twelvedata": TwelveDataDecoderTests.fixtures,

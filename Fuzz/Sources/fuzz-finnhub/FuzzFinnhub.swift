@@ -20,6 +20,7 @@ public func fuzzFinnhub(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let response = input.response(status: status)
         _ = try? FinnhubDecoder.quote(response, symbol: "AAPL")
         _ = try? FinnhubDecoder.search(response)
+        _ = try? FinnhubCalendarDecoder.decode(response, symbol: "AAPL")
     }
     return 0
 }

@@ -1,16 +1,18 @@
 import PriceWatchCore
 
-/// The calendar source of a configuration: Yahoo's calendar module, through the main file's
+/// The calendar sources of a configuration: Yahoo's calendar module, through the main file's
 /// first provider of type `yahoo` (its `base_url`, `session_url` and `user_agent`), else
-/// through Yahoo's defaults.
+/// through Yahoo's defaults; and Finnhub's earnings calendar through its first provider of type
+/// `finnhub` (which has a key), when there is one.
 enum CalendarSources {
-    static func yahoo(for configuration: Configuration, transport: any HTTPTransport) -> (any CompanyCalendarSource)? {
-        let settings = configuration.providers.first { $0.type == "yahoo" }
-            ?? ProviderConfiguration(name: "yahoo", type: "yahoo", interval: configuration.interval)
+    static func sources(for configuration: Configuration, transport: any HTTPTransport) -> [any CompanyCalendarSource] {
+        var chosen = [configuration.providers.first { $0.type == "yahoo" }
+            ?? ProviderConfiguration(name: "yahoo", type: "yahoo", interval: configuration.interval)]
+        if let finnhub = configuration.providers.first(where: { $0.type == "finnhub" }) { chosen.append(finnhub) }
         var only = configuration
-        only.providers = [settings]
+        only.providers = chosen
         only.rules = []
-        let built = AdapterFactory.providers(for: only, transport: transport).providers[settings.name]
-        return built as? any CompanyCalendarSource
+        let built = AdapterFactory.providers(for: only, transport: transport).providers
+        return chosen.compactMap { built[$0.name] as? any CompanyCalendarSource }
     }
 }

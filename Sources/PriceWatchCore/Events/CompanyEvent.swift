@@ -16,9 +16,11 @@ public struct CompanyEvent: Sendable, Hashable {
     public var source: String
     /// The date the source gave before, when it moved.
     public var movedFrom: CivilDate?
+    /// Earnings: before the open, after the close or during the session, when the source says.
+    public var timing: EarningsTiming?
 
     public init(symbol: String, kind: EventKind, date: CivilDate, lastDate: CivilDate? = nil, estimate: ExactDecimal? = nil,
-                source: String, movedFrom: CivilDate? = nil) {
+                source: String, movedFrom: CivilDate? = nil, timing: EarningsTiming? = nil) {
         self.symbol = symbol
         self.kind = kind
         self.date = date
@@ -26,13 +28,15 @@ public struct CompanyEvent: Sendable, Hashable {
         self.estimate = estimate
         self.source = source
         self.movedFrom = movedFrom
+        self.timing = timing
     }
 
     /// `NVDA|earnings|2017-05-10`: the same for a changed estimate, another for a moved date.
     public var id: String { "\(symbol)|\(kind.rawValue)|\(date)" }
 
     /// The event as one JSON object (`pricewatch events --format json`, a reminder's `data`):
-    /// `symbol`, `event`, `date`, `last_date`, `estimate`, `moved_from`, `source`, and `rule`
+    /// `symbol`, `event`, `date`, `last_date`, `estimate`, `moved_from`, `timing` (`bmo`, `amc`,
+    /// `dmh`), `source`, and `rule`
     /// when given.
     public func json(rule: String? = nil) -> String {
         var json = JSONWriter()
@@ -42,6 +46,7 @@ public struct CompanyEvent: Sendable, Hashable {
         json.string("last_date", lastDate?.description)
         json.number("estimate", estimate)
         json.string("moved_from", movedFrom?.description)
+        json.string("timing", timing?.rawValue)
         json.string("source", source)
         if let rule { json.string("rule", rule) }
         return json.result
@@ -57,6 +62,7 @@ public struct CompanyEvent: Sendable, Hashable {
         case .news: "news"
         }
         var details: [String] = []
+        if let timing { details.append(timing.text) }
         if let lastDate, lastDate != date { details.append("estimated \(date) to \(lastDate)") }
         if let estimate { details.append("EPS estimate \(estimate)") }
         if let movedFrom { details.append("moved from \(movedFrom)") }

@@ -20,9 +20,12 @@ public struct FinnhubProvider: QuoteProvider, SymbolSearching, ProviderLimits {
     private let baseURL: String
     private let apiKey: String
     private let timeout: Duration
+    /// The wall clock (the earnings calendar asks from today).
+    let now: WallClock
 
     public init(name: String, transport: any HTTPTransport, apiKey: String, baseURL: String? = nil,
-                timeout: Duration = .seconds(10)) {
+                timeout: Duration = .seconds(10), now: @escaping WallClock = SystemWallClock.now) {
+        self.now = now
         self.name = name
         self.transport = transport
         self.apiKey = apiKey
@@ -44,7 +47,7 @@ public struct FinnhubProvider: QuoteProvider, SymbolSearching, ProviderLimits {
         try FinnhubDecoder.search(try await send("/search?q=\(URLText.encode(query))", endpoint: FinnhubDecoder.searchEndpoint))
     }
 
-    private func send(_ pathAndQuery: String, endpoint: String) async throws(ProviderError) -> HTTPResponse {
+    func send(_ pathAndQuery: String, endpoint: String) async throws(ProviderError) -> HTTPResponse {
         let request = HTTPRequest(url: baseURL + pathAndQuery,
                                   headers: [HTTPHeader("X-Finnhub-Token", apiKey), HTTPHeader("Accept", "application/json")],
                                   timeout: timeout, redactions: [apiKey])

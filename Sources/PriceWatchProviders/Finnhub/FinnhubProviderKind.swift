@@ -8,6 +8,7 @@ extension FinnhubProvider {
             guard let key = settings.apiKey else {
                 return .error("'api_key' is required for a finnhub provider", table: "providers.\(settings.name)", context: context)
             }
-            return AdapterBuild(FinnhubProvider(name: settings.name, transport: context.http, apiKey: key.value, baseURL: settings.baseURL))
+            return AdapterBuild(FinnhubProvider(name: settings.name, transport: context.http, apiKey: key.value, baseURL: settings.baseURL,
+                                                now: context.wallClock))
         })
 }

@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// made again at the next tick; one that queued something rings the outbox's doorbell.
 public struct CalendarService<C: Clock<Duration>>: Service {
     private let watch: CalendarWatch
-    private let source: @Sendable (Configuration) -> (any CompanyCalendarSource)?
+    private let sources: @Sendable (Configuration) -> [any CompanyCalendarSource]
     private let configuration: @Sendable () async -> Configuration
     private let clock: C
     private let wallClock: @Sendable () -> Timestamp
@@ -18,13 +18,13 @@ public struct CalendarService<C: Clock<Duration>>: Service {
     /// How often reminders are looked for.
     public static var tick: Duration { .seconds(60) }
 
-    /// - Parameter source: the calendar source for a configuration (its Yahoo provider's
-    ///   settings, so `base_url` and the session are the quotes').
-    public init(watch: CalendarWatch, source: @escaping @Sendable (Configuration) -> (any CompanyCalendarSource)?,
+    /// - Parameter sources: the calendar sources of a configuration (its Yahoo provider's
+    ///   settings, so `base_url` and the session are the quotes'; Finnhub's with its key).
+    public init(watch: CalendarWatch, sources: @escaping @Sendable (Configuration) -> [any CompanyCalendarSource],
                 configuration: @escaping @Sendable () async -> Configuration, clock: C,
                 wallClock: @escaping @Sendable () -> Timestamp, doorbell: Doorbell, logger: Logger) {
         self.watch = watch
-        self.source = source
+        self.sources = sources
         self.configuration = configuration
         self.clock = clock
         self.wallClock = wallClock
@@ -37,9 +37,10 @@ public struct CalendarService<C: Clock<Duration>>: Service {
             while !Task.isCancelled {
                 let running = await configuration()
                 let rules = running.eventRules.filter { $0.enabled && $0.event.isCalendarDate }
-                if !rules.isEmpty, let source = source(running) {
+                let sources = rules.isEmpty ? [] : sources(running)
+                if !sources.isEmpty {
                     do {
-                        if try await watch.pass(rules: rules, from: source, now: wallClock()) > 0 { doorbell.ring() }
+                        if try await watch.pass(rules: rules, from: sources, now: wallClock()) > 0 { doorbell.ring() }
                     } catch is CancellationError {
                         return
                     } catch {

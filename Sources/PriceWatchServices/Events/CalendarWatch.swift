@@ -30,6 +30,13 @@ public struct CalendarWatch: Sendable {
     /// many were queued. Store errors are thrown; a source's error is logged.
     @discardableResult
     public func pass(rules: [EventRule], from source: any CompanyCalendarSource, now: Timestamp) async throws -> Int {
+        try await pass(rules: rules, from: [source], now: now)
+    }
+
+    /// ``pass(rules:from:now:)`` with several sources, each read for every symbol (each event
+    /// keeps its source; one listed alike by two sources is one event).
+    @discardableResult
+    public func pass(rules: [EventRule], from sources: [any CompanyCalendarSource], now: Timestamp) async throws -> Int {
         let rules = rules.filter { $0.enabled && $0.event.isCalendarDate }
         var symbols: [String] = []
         for rule in rules { for symbol in rule.symbols where !symbols.contains(symbol) { symbols.append(symbol) } }
@@ -38,23 +45,32 @@ public struct CalendarWatch: Sendable {
         for symbol in symbols {
             if let read = readTimes[symbol], now.milliseconds - read.milliseconds < Self.refreshAge.seconds * 1000 { continue }
             try Task.checkCancellation()
-            let fetched: [CompanyEvent]
-            do {
-                fetched = try await source.events(for: symbol)
-            } catch {
-                logger.warning("could not read the calendar of \(symbol) from \(source.calendarName): \(error); trying again later",
-                               metadata: ["symbol": "\(symbol)"])
-                continue
+            var fetchedAll: [CompanyEvent] = []
+            var read = false
+            for source in sources {
+                let fetched: [CompanyEvent]
+                do {
+                    fetched = try await source.events(for: symbol)
+                } catch {
+                    logger.warning("could not read the calendar of \(symbol) from \(source.calendarName): \(error); trying again later",
+                                   metadata: ["symbol": "\(symbol)"])
+                    continue
+                }
+                read = true
+                let stored = try await store.companyEvents(of: [symbol])
+                let update = CalendarReconciliation.reconcile(stored: stored, fetched: fetched, today: CivilDate(utcDateOf: now))
+                try await store.storeCalendar(of: symbol, events: update.store, drop: update.drop, now: now)
+                for event in update.store where event.movedFrom != nil && !stored.contains(where: { $0.id == event.id }) {
+                    logger.notice("\(event.text) (\(event.source))", metadata: ["symbol": "\(symbol)"])
+                }
+                fetchedAll += fetched
             }
-            let stored = try await store.companyEvents(of: [symbol])
-            let update = CalendarReconciliation.reconcile(stored: stored, fetched: fetched, today: CivilDate(utcDateOf: now))
-            try await store.storeCalendar(of: symbol, events: update.store, drop: update.drop, now: now)
-            for event in update.store where event.movedFrom != nil && !stored.contains(where: { $0.id == event.id }) {
-                logger.notice("\(event.text) (\(event.source))", metadata: ["symbol": "\(symbol)"])
-            }
+            guard read else { continue }
+            let names = sources.map(\.calendarName).joined(separator: ", ")
             let kinds = Set(rules.filter { $0.symbols.contains(symbol) }.map(\.event))
-            for kind in kinds.sorted(by: { $0.rawValue < $1.rawValue }) where !fetched.contains(where: { $0.kind == kind && $0.date >= CivilDate(utcDateOf: now) }) {
-                logger.info("no upcoming \(kind.rawValue) date known for \(symbol) (\(source.calendarName))", metadata: ["symbol": "\(symbol)"])
+            for kind in kinds.sorted(by: { $0.rawValue < $1.rawValue })
+            where !fetchedAll.contains(where: { $0.kind == kind && ($0.lastDate ?? $0.date) >= CivilDate(utcDateOf: now) }) {
+                logger.info("no upcoming \(kind.rawValue) date known for \(symbol) (\(names))", metadata: ["symbol": "\(symbol)"])
             }
         }
         let events = try await store.companyEvents(of: symbols)

@@ -9,12 +9,12 @@ enum CompanyEventTable {
             guard !symbols.isEmpty else { return [] }
             let marks = Array(repeating: "?", count: symbols.count).joined(separator: ",")
             rows = try Row.fetchCursor(db, sql: """
-                SELECT symbol, kind, date, last_date, estimate, source, moved_from FROM company_event
+                SELECT symbol, kind, date, last_date, estimate, source, moved_from, timing FROM company_event
                 WHERE symbol IN (\(marks)) ORDER BY date, symbol, kind
                 """, arguments: StatementArguments(symbols))
         } else {
             rows = try Row.fetchCursor(db, sql: """
-                SELECT symbol, kind, date, last_date, estimate, source, moved_from FROM company_event ORDER BY date, symbol, kind
+                SELECT symbol, kind, date, last_date, estimate, source, moved_from, timing FROM company_event ORDER BY date, symbol, kind
                 """)
         }
         var events: [CompanyEvent] = []
@@ -26,7 +26,8 @@ enum CompanyEventTable {
                                        lastDate: try row.decode(String?.self, atIndex: 3).flatMap(CivilDate.init(parsing:)),
                                        estimate: try row.decode(Int64?.self, atIndex: 4).map(ExactDecimal.init(scaled:)),
                                        source: try row.decode(String.self, atIndex: 5),
-                                       movedFrom: try row.decode(String?.self, atIndex: 6).flatMap(CivilDate.init(parsing:))))
+                                       movedFrom: try row.decode(String?.self, atIndex: 6).flatMap(CivilDate.init(parsing:)),
+                                       timing: try row.decode(String?.self, atIndex: 7).flatMap(EarningsTiming.init(rawValue:))))
         }
         return events
     }
@@ -35,10 +36,10 @@ enum CompanyEventTable {
         for id in drop { try db.execute(sql: "DELETE FROM company_event WHERE id = ?", arguments: [id]) }
         for event in events {
             try db.execute(sql: """
-                INSERT OR REPLACE INTO company_event (id, symbol, kind, date, last_date, estimate, source, moved_from)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO company_event (id, symbol, kind, date, last_date, estimate, source, moved_from, timing)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [event.id, event.symbol, event.kind.rawValue, event.date.description, event.lastDate?.description,
-                                 event.estimate?.scaled, event.source, event.movedFrom?.description])
+                                 event.estimate?.scaled, event.source, event.movedFrom?.description, event.timing?.rawValue])
         }
         try db.execute(sql: "INSERT OR REPLACE INTO calendar_read (symbol, read_at) VALUES (?, ?)", arguments: [symbol, now.milliseconds])
     }

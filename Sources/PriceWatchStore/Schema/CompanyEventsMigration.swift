@@ -3,7 +3,8 @@ import GRDB
 /// The schema migration `company-events` (registered in ``StoreMigrations``).
 ///
 /// - `company_event`: each dated event of a company's calendar by its id (symbol, kind, date);
-///   dates as `YYYY-MM-DD`, the EPS estimate as a scaled integer (``ExactDecimal/scaled``).
+///   dates as `YYYY-MM-DD`, the EPS estimate as a scaled integer (``ExactDecimal/scaled``), the
+///   earnings' timing as its source code (`bmo`, `amc`, `dmh`).
 /// - `calendar_read`: when each symbol's calendar was last read (milliseconds).
 /// - `event_reminder`: each reminder sent, once per rule and event.
 enum CompanyEventsMigration {
@@ -17,7 +18,8 @@ enum CompanyEventsMigration {
                 last_date  TEXT,
                 estimate   INTEGER,
                 source     TEXT    NOT NULL,
-                moved_from TEXT
+                moved_from TEXT,
+                timing     TEXT
             ) WITHOUT ROWID;
             CREATE INDEX company_event_by_symbol ON company_event (symbol, date);
             CREATE TABLE calendar_read (
