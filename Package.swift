@@ -239,7 +239,7 @@ let package = Package(
         // The HTTP endpoint end to end against the running daemon on loopback (promtool, Chromium).
         .testTarget(
             name: "PriceWatchHTTPTests",
-            dependencies: ["PriceWatchHTTP", "PriceWatchServices", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit",
+            dependencies: ["PriceWatchHTTP", "PriceWatchPresentation", "PriceWatchServices", "PriceWatchCore", "PriceWatchCurl", "PriceWatchTestKit",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "CompressNIO", package: "compress-nio"),
                            .product(name: "NIOCore", package: "swift-nio"),

@@ -13,13 +13,14 @@ public enum PortfolioPage {
         var body = ""
         let none = "<p class=\"muted\">no portfolio in portfolios.d (docs/portfolios.md)</p>\n"
         switch portfolios {
-        case .valued([], _):
+        case .valued([], _, _):
             body = none
         case .unknown where name == nil:
             // Asked for every portfolio and there is none: an empty page, not a missing one.
             body = none
-        case .valued(let valuations, let values):
-            body = valuations.map { section($0, root: name == nil ? "" : "../", values: values[$0.name] ?? []) }.joined()
+        case .valued(let valuations, let values, let lots):
+            body = valuations.map { section($0, root: name == nil ? "" : "../", values: values[$0.name] ?? [], lots: lots[$0.name] ?? []) }
+                .joined()
         case .unknown(let available):
             status = 404
             let known = available.isEmpty ? "portfolios.d has none"
@@ -62,7 +63,8 @@ public enum PortfolioPage {
     }
 
     /// One portfolio; `root` leads from the page to the endpoint's root (for symbol links).
-    static func section(_ valuation: PortfolioValuation, root: String, values: [PortfolioValuePoint] = []) -> String {
+    static func section(_ valuation: PortfolioValuation, root: String, values: [PortfolioValuePoint] = [],
+                        lots: [PortfolioLot] = []) -> String {
         let home = valuation.currency
         func money(_ value: ExactDecimal?, _ currency: String) -> String { HTMLText.escaped(PortfolioRendering.money(value, currency)) }
         var html = "<section class=\"portfolio\" id=\"portfolio-\(HTMLText.escaped(valuation.name))\">"
@@ -88,14 +90,19 @@ public enum PortfolioPage {
             } ?? "–"
             let ratio = position.unrealisedRatio
             let css = (ratio ?? 0) > 0 ? "up" : (ratio ?? 0) < 0 ? "down" : "flat"
+            // A position in another currency than the portfolio's: its P&L in both.
+            func both(_ local: ExactDecimal?, _ inHome: ExactDecimal?) -> String {
+                guard currency != home, local != nil else { return money(local, currency) }
+                return money(local, currency) + " <span class=\"muted\">\(money(inHome, home)) \(HTMLText.escaped(home))</span>"
+            }
             html += "<tr\(position.excluded == nil ? "" : " class=\"excluded\"")>"
                 + "<td><a href=\"\(root)symbol/\(HTMLText.escaped(PercentEncoding.encoded(position.symbol)))\">"
                 + "\(HTMLText.escaped(position.symbol))</a></td>"
                 + "<td>\(HTMLText.escaped(position.quantity.description))</td>"
                 + "<td>\(money(position.cost, currency)) \(HTMLText.escaped(currency))</td>"
                 + "<td class=\"price\">\(money(position.unitPrice, currency))</td>"
-                + "<td>\(money(position.value, currency))</td><td>\(money(position.dayChange, currency))</td>"
-                + "<td class=\"\(css)\">\(money(position.unrealised, currency))</td>"
+                + "<td>\(money(position.value, currency))</td><td>\(both(position.dayChange, position.homeDayChange))</td>"
+                + "<td class=\"\(css)\">\(both(position.unrealised, position.homeUnrealised))</td>"
                 + "<td class=\"\(css)\">\(HTMLText.escaped(PaperRendering.percentText(ratio)))</td>"
                 + "<td>\(money(position.homeValue, home))</td><td class=\"weight\">\(weight)</td><td>\(priced)</td></tr>\n"
         }
@@ -114,7 +121,30 @@ public enum PortfolioPage {
                 html += "<p class=\"problem\">not in the totals: cash \(HTMLText.escaped(entry.currency)): \(HTMLText.escaped(excluded))</p>\n"
             }
         }
-        return html + "<p class=\"muted\">The value over time is not drawn yet: the daemon does not record a daily valuation.</p></section>\n"
+        html += lotsTable(lots, valuation: valuation)
+        return html + "</section>\n"
+    }
+
+    /// The portfolio's lots (each purchase and sale of its file), by symbol then date, folded
+    /// away under a summary so the positions stay the page's first read.
+    static func lotsTable(_ lots: [PortfolioLot], valuation: PortfolioValuation) -> String {
+        guard !lots.isEmpty else { return "" }
+        let sorted = lots.enumerated().sorted { ($0.element.symbol, $0.element.date, $0.offset) < ($1.element.symbol, $1.element.date, $1.offset) }
+            .map(\.element)
+        var html = "<details class=\"lots\"><summary>\(lots.count) lot\(lots.count == 1 ? "" : "s")</summary>\n<table><thead><tr>"
+            + ["Symbol", "Date", "Quantity", "Price", "Fees", "Currency"].map { "<th scope=\"col\">\($0)</th>" }.joined()
+            + "</tr></thead><tbody>\n"
+        for lot in sorted {
+            let symbol = HTMLText.escaped(lot.symbol)
+            let quantity = HTMLText.escaped(lot.quantity.description) + (lot.quantity.scaled < 0 ? " (sale)" : "")
+            let price = HTMLText.escaped(PortfolioRendering.money(lot.price, lot.currency))
+            let fees = HTMLText.escaped(PortfolioRendering.money(lot.fees, lot.currency))
+            let date = lot.date.description
+            var row = "<tr><td>\(symbol)</td><td><time datetime=\"\(date)\">\(date)</time></td><td>\(quantity)</td>"
+            row += "<td>\(price)</td><td>\(fees)</td><td>\(HTMLText.escaped(lot.currency))</td></tr>\n"
+            html += row
+        }
+        return html + "</tbody></table></details>\n"
     }
 
     static let style = """

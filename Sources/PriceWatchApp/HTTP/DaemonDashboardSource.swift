@@ -107,8 +107,13 @@ struct DaemonDashboardSource: DashboardSource {
 
     func portfolios(named name: String?) async -> DashboardPortfolios {
         let valued = await valuations(named: name)
-        guard case .valued(let valuations, _) = valued else { return valued }
-        return .valued(valuations, values: await recordedValues(of: valuations.map(\.name)))
+        guard case .valued(let valuations, _, _) = valued else { return valued }
+        let running = await configuration()
+        var lots: [String: [PortfolioLot]] = [:]
+        for portfolio in running.portfolios where valuations.contains(where: { $0.name == portfolio.name }) {
+            lots[portfolio.name] = portfolio.lots
+        }
+        return .valued(valuations, values: await recordedValues(of: valuations.map(\.name)), lots: lots)
     }
 
     /// The portfolios valued as `pricewatch portfolio` values them, without their recorded values.
@@ -149,7 +154,7 @@ struct DaemonDashboardSource: DashboardSource {
     func holdings(of symbol: String) async -> DashboardHoldings {
         var holdings = DashboardHoldings()
         switch await valuations(named: nil) {
-        case .valued(let valuations, _):
+        case .valued(let valuations, _, _):
             for valuation in valuations {
                 for position in valuation.positions where position.symbol == symbol {
                     holdings.portfolios.append(.init(portfolio: valuation.name, position: position))
