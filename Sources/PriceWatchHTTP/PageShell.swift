@@ -38,6 +38,9 @@ enum PageShell {
         .totals dt{color:var(--muted);font-size:.85rem}.totals dd{margin:0;font-weight:600;font-variant-numeric:tabular-nums}
         .chart-figure{margin:0}.chart{display:block;max-width:100%;height:auto}.chart-dark{display:none}
         @media (prefers-color-scheme: dark){.chart-light{display:none}.chart-dark{display:block}}
+        .chart.chart-narrow{display:none}
+        @media (max-width:600px){.chart{display:none}.chart.chart-narrow.chart-light{display:block}}
+        @media (max-width:600px) and (prefers-color-scheme: dark){.chart.chart-narrow.chart-light{display:none}.chart.chart-narrow.chart-dark{display:block}}
         """
 
     /// One name and value of a `<dl>` of figures (`class="totals"` or `"facts"`); `value` is markup.

@@ -93,12 +93,10 @@ public enum PaperPage {
             let summary = "\(history.account.name)'s equity over \(points.count) days: from "
                 + "\(PaperRendering.money(history.series.first?.equity ?? .zero)) to \(PaperRendering.money(history.series.last?.equity ?? .zero)) "
                 + "\(history.account.currency)."
-            var chart = ChartDescription(title: title, series: points, levels: [ChartLevel(role: .previousClose,
+            let chart = ChartDescription(title: title, series: points, levels: [ChartLevel(role: .previousClose,
                                          price: history.account.startingCash, label: "start")], width: 800, height: 300)
-            let light = ChartSVGText.svg(ChartLayout.drawing(for: chart), title: title, summary: summary, cssClass: "chart chart-light")
-            chart.theme = .dark
-            let dark = ChartSVGText.svg(ChartLayout.drawing(for: chart), title: title, summary: summary, cssClass: "chart chart-dark")
-            html += "<figure class=\"chart-figure\">\(light)\(dark)<figcaption class=\"muted\">\(HTMLText.escaped(summary))</figcaption></figure>\n"
+            let svgs = ChartVariants.svgs(chart, title: title, summary: summary)
+            html += "<figure class=\"chart-figure\">\(svgs)<figcaption class=\"muted\">\(HTMLText.escaped(summary))</figcaption></figure>\n"
         } else {
             html += "<p class=\"muted\">not enough data for an equity curve: \(points.count) day(s), expected at least "
                 + "\(SymbolPage.minimumChartPoints)</p>\n"

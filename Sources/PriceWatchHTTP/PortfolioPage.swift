@@ -54,12 +54,10 @@ public enum PortfolioPage {
         let summary = "\(name)'s value over \(points.count) days, \(first.day) to \(last.day): from "
             + "\(PortfolioRendering.money(first.value, currency)) to \(PortfolioRendering.money(last.value, currency)) \(currency); "
             + "cost \(PortfolioRendering.money(last.cost, currency))."
-        var chart = ChartDescription(title: title, series: points.map { ChartPoint(time: $0.time, price: $0.value) },
+        let chart = ChartDescription(title: title, series: points.map { ChartPoint(time: $0.time, price: $0.value) },
                                      levels: [ChartLevel(role: .previousClose, price: last.cost, label: "cost")], width: 800, height: 300)
-        let light = ChartSVGText.svg(ChartLayout.drawing(for: chart), title: title, summary: summary, cssClass: "chart chart-light")
-        chart.theme = .dark
-        let dark = ChartSVGText.svg(ChartLayout.drawing(for: chart), title: title, summary: summary, cssClass: "chart chart-dark")
-        return "<figure class=\"chart-figure value-over-time\">\(light)\(dark)<figcaption class=\"muted\">\(HTMLText.escaped(summary))</figcaption></figure>\n"
+        let svgs = ChartVariants.svgs(chart, title: title, summary: summary)
+        return "<figure class=\"chart-figure value-over-time\">\(svgs)<figcaption class=\"muted\">\(HTMLText.escaped(summary))</figcaption></figure>\n"
     }
 
     /// One portfolio; `root` leads from the page to the endpoint's root (for symbol links).

@@ -185,21 +185,16 @@ public enum SymbolPage {
         }
         let markers = alerts.map(\.alert).filter { $0.time >= first.time && $0.time <= final.time }
             .map { ChartMarker(time: $0.time, price: $0.price, label: $0.rule, note: $0.message) }
-        var chart = ChartDescription(title: title, series: points.map { ChartPoint(time: $0.time, price: $0.price) },
+        let chart = ChartDescription(title: title, series: points.map { ChartPoint(time: $0.time, price: $0.price) },
                                      levels: levels, sessionBreaks: sessionBreaks, markers: markers, timeZone: entry.marketTimeZone ?? "UTC",
                                      theme: .light, width: chartWidth, height: chartHeight)
         let summary = summaryText(entry, points: points, previousClose: previousClose, referenceLabel: referenceLabel,
                                   period: period, levels: entry.levels, alerts: markers.count)
-        let light = ChartSVGText.svg(ChartLayout.drawing(for: chart), title: title, summary: summary, cssClass: "chart chart-light")
-        chart.theme = .dark
-        let dark = ChartSVGText.svg(ChartLayout.drawing(for: chart), title: title, summary: summary, cssClass: "chart chart-dark")
+        let svgs = ChartVariants.svgs(chart, title: title, summary: summary)
         let note = markers.contains { $0.note != nil } ? "<p id=\"marker-note\" class=\"marker-note\" aria-live=\"polite\"></p>" : ""
-        return "<figure class=\"chart-figure\">\(light)\(dark)\(note)<figcaption class=\"muted\">\(HTMLText.escaped(summary))</figcaption></figure>\n"
+        return "<figure class=\"chart-figure\">\(svgs)\(note)<figcaption class=\"muted\">\(HTMLText.escaped(summary))</figcaption></figure>\n"
     }
 
-    /// Where the symbol is held: each portfolio's position (the figures of `pricewatch
-    /// portfolio`) and each paper account's (those of `pricewatch paper show`), linked to
-    /// their pages; said when it is held nowhere.
     /// The upcoming earnings and dividend dates, each with its source (docs/events.md).
     static func eventsSection(_ events: [CompanyEvent]) -> String {
         var html = "<section id=\"events\"><h2>Upcoming events</h2>\n<ul class=\"events\">"
@@ -210,6 +205,9 @@ public enum SymbolPage {
         return html + "</ul></section>\n"
     }
 
+    /// Where the symbol is held: each portfolio's position (the figures of `pricewatch
+    /// portfolio`) and each paper account's (those of `pricewatch paper show`), linked to
+    /// their pages; said when it is held nowhere.
     static func holdingsSection(_ holdings: DashboardHoldings) -> String {
         var html = "<section id=\"holdings\"><h2>Holdings</h2>\n"
         for problem in holdings.problems { html += "<p class=\"problem\">\(HTMLText.escaped(problem))</p>\n" }

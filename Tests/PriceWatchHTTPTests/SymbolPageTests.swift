@@ -43,9 +43,12 @@ struct SymbolPageTests {
         #expect(html.contains("<h1>X</h1>"))
         #expect(html.contains("<span class=\"price big\">102.00</span>"))
         #expect(html.contains("<span class=\"change up\">+2.00%</span>"), "the change from the previous close, as watch shows it")
-        // Both themes, each an image with a title and a summary a screen reader reads.
-        #expect(html.components(separatedBy: "role=\"img\"").count == 3)
+        // Both themes, wide and narrow (phones), each an image with a title and a summary a
+        // screen reader reads.
+        #expect(html.components(separatedBy: "role=\"img\"").count == 5)
         #expect(html.contains("class=\"chart chart-light\"") && html.contains("class=\"chart chart-dark\""))
+        #expect(html.contains("class=\"chart chart-light chart-narrow\"") && html.contains("class=\"chart chart-dark chart-narrow\""))
+        #expect(html.contains("viewBox=\"0 0 420 320\""), "the narrow layout is drawn at its own size")
         #expect(html.contains("<desc>X today, 4 prices: opened the chart at 101.00, now 102.00, low 101.00, high 105.00; "
                               + "previous close 100.00; rule levels: x-above-104 at 104.00; 1 alert today; times in America/New_York.</desc>"))
         #expect(html.contains(">prev close"), "the previous close is a labelled line")
@@ -114,9 +117,13 @@ struct SymbolPageTests {
         let dayBreaks = SessionBreaks.between(days.map(\.time), timeZone: "America/New_York")
         #expect(dayBreaks.count == 4)
         let oneYear = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes(), range: .oneYear, history: history))
-        let dashes = { (page: String) in page.components(separatedBy: "stroke-dasharray=\"2 3\"").count - 1 }
-        #expect(dashes(html) == dashes(oneYear) + 2 * dayBreaks.count,
-                "the 5-day chart's light and dark versions each draw 4 breaks; daily candles none (\(dashes(html)), \(dashes(oneYear)))")
+        // Counted in the wide light chart (the other variants draw the same breaks).
+        let dashes = { (page: String) -> Int in
+            let light = page.components(separatedBy: "class=\"chart chart-light\"").dropFirst().first?.components(separatedBy: "</svg>").first ?? ""
+            return light.components(separatedBy: "stroke-dasharray=\"2 3\"").count - 1
+        }
+        #expect(dashes(html) == dashes(oneYear) + dayBreaks.count,
+                "the 5-day chart draws 4 breaks; daily candles none (\(dashes(html)), \(dashes(oneYear)))")
         #expect(html.contains("Holdings") == false, "no holdings section without holdings read")
         let held = try #require(SymbolPage.page("X", snapshot: snapshot, live: LiveQuotes(), holdings: DashboardHoldings()))
         #expect(held.contains("<section id=\"holdings\"><h2>Holdings</h2>") && held.contains("not held in any portfolio or paper account"))
