@@ -206,7 +206,7 @@ public enum Daemon {
                                                chartProviders: chartProviders,
                                                configuration: { running.current },
                                                watchedSymbolCount: { running.watchedSymbolCount },
-                                               wallClock: wallClock, companyEvents: store)
+                                               wallClock: wallClock, companyEvents: store, candleStore: candles)
             let silences = DaemonSilenceAdministration(configPath: configPath, wallClock: wallClock,
                                                        configuration: { running.current })
             httpServices = [.init(service: HTTPEndpoint(settings: httpSettings, source: source, live: liveQuotes, exporter: exporter,

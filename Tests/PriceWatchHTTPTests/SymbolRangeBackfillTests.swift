@@ -66,5 +66,11 @@ import Testing
         #expect(again.status == 200)
         #expect(reads("5m") == 1 && reads("1d") == 1, "one read of each for both views")
         #expect(try await daemon.stop() == 0)
+        // The backfilled candles were kept: with the provider gone, `history` still has them.
+        server.stop()
+        let history = try CommandRunner.run(["history", "AAPL", "--range", "5d", "--format", "json", "--config", "pricewatch.toml"],
+                                            in: directory.path)
+        // The recorded session's 390 minutes as the 5D range's five-minute candles: 78 of them.
+        #expect(history.outputLines.count >= 78, "stored candles: \(history.outputLines.count); \(history.standardError)")
     }
 }

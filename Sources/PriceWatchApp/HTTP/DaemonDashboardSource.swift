@@ -30,6 +30,8 @@ struct DaemonDashboardSource: DashboardSource {
     let wallClock: @Sendable () -> Timestamp
     /// The calendars the calendar rules read (the symbol page's events); nil: none shown.
     var companyEvents: (any CompanyEventStore)? = nil
+    /// Where the candles a page's range backfilled are kept (the daemon's history); nil: not kept.
+    var candleStore: (any CandleStore)? = nil
 
     func events(of symbol: String) async -> [CompanyEvent] {
         guard let companyEvents, let events = try? await companyEvents.companyEvents(of: [symbol]) else { return [] }
@@ -189,6 +191,15 @@ struct DaemonDashboardSource: DashboardSource {
                                            marketHours: markets, runningProvider: { chartProviders.provider(named: $0) },
                                            report: { _ in }) {
         case .read(let history):
+            // Backfilled candles are kept like the recorded ones (and pruned with them by
+            // `history_retention`), so the next read of the range finds them stored; a candle
+            // whose period has not ended (today's, as far as it goes) is not kept, since a
+            // stored candle is never replaced.
+            let complete = history.backfilled.filter { $0.time.milliseconds + $0.interval.seconds * 1000 <= now.milliseconds }
+            if let candleStore, !complete.isEmpty {
+                // A failed write leaves the page as it is: the candles are fetched again next time.
+                try? await candleStore.storeCandles(complete, symbol: symbol)
+            }
             // The 52-week range only from a read that reaches back 52 weeks: a shorter one
             // would pass for less history than there is.
             let reachesYear = range.seconds * 1000 >= YearRange.window

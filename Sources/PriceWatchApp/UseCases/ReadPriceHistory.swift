@@ -55,6 +55,9 @@ public enum ReadPriceHistory {
         /// Why the provider could not backfill, when it was asked and failed (the stored
         /// candles are shown anyway).
         public var backfillProblem: String?
+        /// The candles the provider's chart endpoint gave (the first of ``candles``), for a
+        /// caller that keeps them (the daemon's pages store them; this command does not).
+        public var backfilled: [Candle] = []
     }
 
     public enum Outcome: Sendable {
@@ -141,6 +144,7 @@ public enum ReadPriceHistory {
                 do {
                     let chart = try await chartProvider.chart(symbol: symbol, interval: interval, from: from, to: backfillEnd)
                     history.candles = chart.candles + stored
+                    history.backfilled = chart.candles
                     history.source = stored.isEmpty ? .provider(providerName) : .storedAndProvider(providerName)
                     history.currency = chart.currency ?? history.currency
                     history.previousClose = chart.previousClose
