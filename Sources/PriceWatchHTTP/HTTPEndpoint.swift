@@ -7,6 +7,7 @@ import struct PriceWatchCore.HTTPEndpointSettings
 import enum PriceWatchCore.PercentEncoding
 import struct PriceWatchCore.AlertQuery
 import enum PriceWatchCore.HistoryRange
+import struct PriceWatchCore.Timestamp
 import ServiceLifecycle
 
 /// The daemon's HTTP endpoint (Hummingbird): the dashboard at `/`, its live sections and
@@ -77,8 +78,15 @@ public struct HTTPEndpoint: Service {
         // HEAD wherever GET is answered: the GET handler's status and headers, without the body.
         let router = Router(options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestLimitsMiddleware())
+        // Browsers log in with the token for the silences' forms (`/login`): only with silences.
+        let sessions = settings.token != nil && silences != nil ? BrowserSessions() : nil
         if let token = settings.token {
-            router.add(middleware: BearerTokenMiddleware(token: token.value))
+            let silences = self.silences
+            router.add(middleware: BearerTokenMiddleware(token: token.value, sessions: sessions,
+                                                         now: { silences?.now() ?? Timestamp(milliseconds: 0) }))
+            if let sessions, let silences {
+                LoginRoutes.add(to: router, token: token.value, sessions: sessions, now: { silences.now() })
+            }
         }
         let live = self.live, exporter = self.exporter, source = self.source
         router.get("/") { request, _ -> Response in
@@ -163,15 +171,18 @@ public struct HTTPEndpoint: Service {
             return Self.text(problems.joined(separator: "\n") + "\n", status: .serviceUnavailable)
         }
         if let silences {
-            router.get("/silences") { _, _ -> Response in
+            let editable = settings.token != nil
+            router.get("/silences") { request, _ -> Response in
                 let now = silences.now()
+                let notice = request.uri.queryParameters.get("notice")
                 do {
-                    return Self.html(SilencesPage.page(try await silences.active(at: now), now: now))
+                    return Self.html(SilencesPage.page(try await silences.active(at: now), now: now, editable: editable, notice: notice))
                 } catch {
                     return Self.html(SilencesPage.page([], problem: "could not read the silences: \(error)", now: now))
                 }
             }
             SilenceRoutes.add(to: router, silences: silences, tokenConfigured: settings.token != nil)
+            if editable { SilenceFormRoutes.add(to: router, silences: silences) }
         }
         if let ingest {
             IngestRoutes.add(to: router, outbox: ingest, tokenConfigured: settings.token != nil)

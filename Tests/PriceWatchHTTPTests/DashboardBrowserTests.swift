@@ -104,7 +104,7 @@ import Testing
                 try? FileManager.default.copyItem(atPath: file, toPath: "\(keep)/dashboard-\(name).png")
             }
         }
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 }
 

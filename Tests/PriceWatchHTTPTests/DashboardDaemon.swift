@@ -40,10 +40,13 @@ struct DashboardDaemon {
         await request(path, headers: headers).map { String(decoding: $0.body, as: UTF8.self) }
     }
 
-    /// Waits until the endpoint answers `/healthz` at all.
+    /// Waits until this daemon's endpoint is bound (its own log line says so: another test's
+    /// daemon that happened to take the same port must not pass for it) and answers `/healthz`.
     func waitUntilListening() async throws {
+        let bound = { (line: String) in line.contains("Server started and listening on ") && line.hasSuffix(":\(self.port)") }
         try await waitUntil("the HTTP endpoint on port \(port) to answer; standard error: \(daemon.errorLines.suffix(5))") {
             if !daemon.isRunning { throw DaemonExited(lines: daemon.errorLines.suffix(10)) }
+            guard daemon.errorLines.contains(where: bound) else { return false }
             return await request("/healthz") != nil
         }
     }

@@ -32,7 +32,7 @@ import Testing
         let health = try await RawHTTP.exchange(port: demo.port, method: "GET", path: "/healthz")
         let healthHead = try await RawHTTP.exchange(port: demo.port, method: "HEAD", path: "/healthz")
         #expect(healthHead.headers["content-length"] == "\(health.body.utf8.count)")
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 
     /// Issue 26: the symbol page of the demo's AAPL: its chart (once three prices are in),
@@ -65,7 +65,7 @@ import Testing
         let missing = try #require(await demo.request("/symbol/NOPE"))
         #expect(missing.status == 404)
         #expect(String(decoding: missing.body, as: UTF8.self).contains("no rule watches the symbol NOPE"))
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 
     /// Issue 26: one figure, one definition. With the replay at its end (four recorded rows),
@@ -89,7 +89,7 @@ import Testing
         let symbol = try #require(await demo.text("/symbol/AAPL"))
         #expect(symbol.contains("<span class=\"price big\">224.89</span>"), "the symbol page's price")
         #expect(symbol.contains("<span class=\"change down\">-0.58%</span>"), "the symbol page's change")
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 
     /// Issue 26, item 2: the symbol page's ranges read the history `pricewatch history` reads
@@ -115,7 +115,7 @@ import Testing
         #expect(String(decoding: bad.body, as: UTF8.self).contains("range: expected one of 1d, 5d, 1mo, 6mo, 1y, 5y, found &quot;2w&quot;"))
         let head = try await RawHTTP.exchangeBytes(port: demo.port, method: "HEAD", path: "/symbol/AAPL?range=1y")
         #expect(head.status == "HTTP/1.1 200 OK" && head.body.isEmpty, "HEAD of a range")
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 
     /// Issue 26, item 3: `[http] markets` is the markets page's list, polled through the main
@@ -129,7 +129,7 @@ import Testing
             return page
         }
         #expect(page.contains("<h3><a href=\"symbol/AAPL\">AAPL</a></h3>"))
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 
     /// Issue 26: a portfolio's page shows the figures `pricewatch portfolio` prints for the
@@ -169,7 +169,7 @@ import Testing
         let unknown = try #require(await demo.request("/portfolio/nope"))
         #expect(unknown.status == 404)
         #expect(String(decoding: unknown.body, as: UTF8.self).contains("no portfolio named nope; portfolios: <a href=\"core\">core</a>"))
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 
     /// Issue 26: the paper pages show `pricewatch paper`'s figures: an account opened and
@@ -204,7 +204,7 @@ import Testing
         #expect(!symbol.contains("not held in any portfolio or paper account"))
         let unknown = try #require(await demo.request("/paper/bob"))
         #expect(unknown.status == 404)
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 
     @Test func theDashboardIsGzippedForClientsThatAcceptIt() async throws {
@@ -230,7 +230,7 @@ import Testing
             let head = try await RawHTTP.exchangeBytes(port: demo.port, method: "HEAD", path: path, headers: ["Accept-Encoding: gzip"])
             #expect(head.headers["content-encoding"] == "gzip" && head.body.isEmpty, "HEAD \(path): \(head.headers)")
         }
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 
     @Test func metricsHealthAndDashboardOfTheDemo() async throws {
@@ -272,7 +272,7 @@ import Testing
         #expect(stream.lowercased().contains("content-type: text/event-stream"))
         #expect(stream.contains("event: poll"))
 
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 
     /// A fresh daemon's first scrape has every counter of its providers and sinks, each label
@@ -336,7 +336,7 @@ import Testing
         }
         #expect(refused["pricewatch_config_last_reload_successful"] == 0)
         #expect(refused["pricewatch_config_reloads_total{outcome=\"success\"}"] == 1)
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 
     /// Browsers that come and go on the event stream cost nothing once gone: polling goes on
@@ -349,7 +349,7 @@ import Testing
         }
         let polls = try await waitFor("the poll count") { await Self.successfulPolls(demo) }
         try await waitUntil("three more polls after \(polls)") { (await Self.successfulPolls(demo) ?? 0) >= polls + 3 }
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 
     static func successfulPolls(_ demo: DashboardDaemon) async -> Int? {
@@ -365,7 +365,7 @@ import Testing
         #expect(post.status == 405)
         let missing = try #require(await demo.request("/nothing-here"))
         #expect(missing.status == 404)
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 
     /// A client that starts a request and never finishes it (slowloris) is cut off by the idle
@@ -378,7 +378,7 @@ import Testing
         #expect(health.status == 200, "served while a slow client holds a connection")
         let seconds = try await closedAfter
         #expect(seconds >= 10, "closed by the idle timeout (15 s), not at once: \(seconds) s")
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 
     @Test func aTokenIsRequiredAndComparedWhenConfigured() async throws {
@@ -391,7 +391,7 @@ import Testing
         #expect(wrong.status == 401)
         let right = try #require(await demo.request("/metrics", headers: [HTTPHeader("Authorization", "Bearer \(token)")]))
         #expect(right.status == 200)
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
         #expect(!(demo.daemon.errorLines + demo.daemon.outputLines).contains { $0.contains(token) }, "the token never appears in output")
     }
 

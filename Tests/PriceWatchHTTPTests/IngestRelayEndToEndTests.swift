@@ -68,7 +68,7 @@ import Testing
             #expect(text.contains("needs a bearer token: set token in [http]"), "\(text)")
         }
         #expect(await demo.request("/healthz")?.status == 200)
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 
     @Test func jsonAndTextBodiesAreRelayedAndBadRequestsStoreNothing() async throws {

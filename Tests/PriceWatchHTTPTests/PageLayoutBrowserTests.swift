@@ -91,6 +91,6 @@ import Testing
                 try FileManager.default.copyItem(atPath: view.screenshot, toPath: target)
             }
         }
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 }

@@ -153,6 +153,71 @@ import Testing
         #expect(list.status == 403)
         // The read-only pages still follow the loopback rule.
         #expect(await demo.request("/healthz")?.status == 200)
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
+    }
+
+    /// Issue 26: with the token, a browser logs in at `/login` (a session cookie, never the
+    /// token) and makes and ends silences from the page's forms; without the cookie, or with a
+    /// forged one, nothing but `/login` is open.
+    @Test func aBrowserLogsInAndMakesAndEndsASilenceFromThePage() async throws {
+        let token = "page-token-\(UUID().uuidString)"
+        let directory = try TemporaryDirectory()
+        try ReplayDaemonFiles.write(in: directory, prices: (0..<120).map { $0 % 2 == 0 ? "10" : "20" })
+        let port = try DashboardDaemon.freePort()
+        let main = try String(contentsOfFile: directory.file("pricewatch.toml"), encoding: .utf8)
+        try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"127.0.0.1:\(port)\"\ntoken = { env = \"API_TOKEN\" }\n")
+        let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path,
+                                       environment: ["API_TOKEN": token])
+        let transport = CurlHTTPTransport()
+        func send(_ path: String, _ method: HTTPRequest.Method = .get, form: String? = nil, cookie: String? = nil) async -> HTTPResponse? {
+            var headers: [HTTPHeader] = []
+            if let cookie { headers.append(HTTPHeader("Cookie", cookie)) }
+            if form != nil { headers.append(HTTPHeader("Content-Type", "application/x-www-form-urlencoded")) }
+            let request = HTTPRequest(method: method, url: "http://127.0.0.1:\(port)\(path)", headers: headers,
+                                      body: Array((form ?? "").utf8), timeout: .seconds(20))
+            return try? await transport.send(request)
+        }
+        func text(_ response: HTTPResponse?) -> String { response.map { String(decoding: $0.body, as: UTF8.self) } ?? "" }
+        try await waitUntil("the login page to answer; standard error: \(daemon.errorLines.suffix(5))") {
+            if !daemon.isRunning { throw DashboardDaemon.DaemonExited(lines: daemon.errorLines.suffix(10)) }
+            return await send("/login")?.status == 200
+        }
+        #expect(await send("/silences")?.status == 401, "no cookie, no page")
+        #expect(text(await send("/login")).contains("<input id=\"token\" name=\"token\" type=\"password\""))
+        let wrong = try #require(await send("/login", .post, form: "token=nope"))
+        #expect(wrong.status == 401 && text(wrong).contains("wrong token"))
+        #expect(wrong.header("Set-Cookie") == nil)
+
+        let login = try #require(await send("/login", .post, form: "token=" + token))
+        #expect(login.status == 303 && login.header("Location") == "/silences")
+        let setCookie = try #require(login.header("Set-Cookie"))
+        #expect(setCookie.hasPrefix("pricewatch_session=") && setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"))
+        #expect(!setCookie.contains(token), "the cookie holds a session id, never the token")
+        let cookie = String(setCookie.prefix { $0 != ";" })
+        #expect(await send("/silences", cookie: "pricewatch_session=" + String(repeating: "0", count: 64))?.status == 401, "a forged session")
+
+        let page = try #require(await send("/silences", cookie: cookie))
+        #expect(page.status == 200 && text(page).contains("<form method=\"post\" action=\"/silences\" class=\"new-silence\">"))
+        let made = try #require(await send("/silences", .post, form: "target=rule&name=x-crosses-15&for=1h&comment=deploy+day", cookie: cookie))
+        #expect(made.status == 303)
+        let location = try #require(made.header("Location"))
+        let back = text(await send(location, cookie: cookie))
+        let id = try #require(back.firstMatch(of: /made silence ([a-z0-9-]+) \(rule x-crosses-15\)/).map { String($0.1) }, "\(back)")
+        #expect(back.contains("<td>deploy day</td>"))
+        #expect(back.contains("action=\"/silences/\(id)/expire\""))
+        let listed = try CommandRunner.run(["silence", "list", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        #expect(listed.standardOutput.contains("\"id\":\"\(id)\""), "the command line sees it: \(listed.standardOutput)")
+
+        let refused = try #require(await send("/silences", .post, form: "target=rule&name=x-crosses-15&for=soon", cookie: cookie))
+        let refusedPage = text(await send(refused.header("Location") ?? "/silences", cookie: cookie))
+        #expect(refusedPage.contains("not made: for: "), "\(refusedPage)")
+        #expect(await send("/silences", .post, form: "target=rule&name=x&for=1h")?.status == 401, "a form without the cookie")
+
+        let ended = try #require(await send("/silences/\(id)/expire", .post, cookie: cookie))
+        #expect(ended.status == 303)
+        #expect(text(await send(ended.header("Location") ?? "/silences", cookie: cookie)).contains("ended silence \(id)"))
+        let after = try CommandRunner.run(["silence", "list", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        #expect(!after.standardOutput.contains("\"id\":\"\(id)\""), "ended: \(after.standardOutput)")
+        #expect(try await daemon.stop() == 0)
     }
 }

@@ -81,6 +81,6 @@ import Testing
             let seconds = try await client.value
             #expect(seconds < 30, "a trickling client kept its connection \(seconds) s (the deadline is 15 s)")
         }
-        #expect(try await demo.daemon.stop() == 0)
+        #expect(try await demo.daemon.stop() == 0, "standard error: \(demo.daemon.errorLines.suffix(8))")
     }
 }
