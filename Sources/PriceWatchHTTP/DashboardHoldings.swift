@@ -7,9 +7,12 @@ public struct DashboardHoldings: Sendable {
     public struct PortfolioHolding: Sendable {
         public var portfolio: String
         public var position: PortfolioValuation.Position
-        public init(portfolio: String, position: PortfolioValuation.Position) {
+        /// The portfolio file's lots of the symbol (each purchase and sale).
+        public var lots: [PortfolioLot]
+        public init(portfolio: String, position: PortfolioValuation.Position, lots: [PortfolioLot] = []) {
             self.portfolio = portfolio
             self.position = position
+            self.lots = lots
         }
     }
 

@@ -119,17 +119,19 @@ public enum PortfolioPage {
                 html += "<p class=\"problem\">not in the totals: cash \(HTMLText.escaped(entry.currency)): \(HTMLText.escaped(excluded))</p>\n"
             }
         }
-        html += lotsTable(lots, valuation: valuation)
+        html += lotsTable(lots)
         return html + "</section>\n"
     }
 
     /// The portfolio's lots (each purchase and sale of its file), by symbol then date, folded
     /// away under a summary so the positions stay the page's first read.
-    static func lotsTable(_ lots: [PortfolioLot], valuation: PortfolioValuation) -> String {
+    /// `within`: what the summary adds after the count (`in core` on a symbol's page).
+    static func lotsTable(_ lots: [PortfolioLot], within: String = "") -> String {
         guard !lots.isEmpty else { return "" }
         let sorted = lots.enumerated().sorted { ($0.element.symbol, $0.element.date, $0.offset) < ($1.element.symbol, $1.element.date, $1.offset) }
             .map(\.element)
-        var html = "<details class=\"lots\"><summary>\(lots.count) lot\(lots.count == 1 ? "" : "s")</summary>\n<table><thead><tr>"
+        let count = "\(lots.count) lot\(lots.count == 1 ? "" : "s")" + (within.isEmpty ? "" : " " + HTMLText.escaped(within))
+        var html = "<details class=\"lots\"><summary>\(count)</summary>\n<table><thead><tr>"
             + ["Symbol", "Date", "Quantity", "Price", "Fees", "Currency"].map { "<th scope=\"col\">\($0)</th>" }.joined()
             + "</tr></thead><tbody>\n"
         for lot in sorted {

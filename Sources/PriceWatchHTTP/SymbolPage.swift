@@ -236,7 +236,9 @@ public enum SymbolPage {
                 + "<td>\(HTMLText.escaped(PaperRendering.money(position.value)))</td>"
                 + "<td class=\"\(css(position.profit))\">\(HTMLText.escaped(PaperRendering.money(position.profit)))</td></tr>\n"
         }
-        return html + "</tbody></table></section>\n"
+        html += "</tbody></table>\n"
+        for holding in holdings.portfolios { html += PortfolioPage.lotsTable(holding.lots, within: "in \(holding.portfolio)") }
+        return html + "</section>\n"
     }
 
     /// The chart as a sentence: what a screen reader says, and the caption under it.

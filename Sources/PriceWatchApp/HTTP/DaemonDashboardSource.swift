@@ -157,9 +157,11 @@ struct DaemonDashboardSource: DashboardSource {
         var holdings = DashboardHoldings()
         switch await valuations(named: nil) {
         case .valued(let valuations, _, _):
+            let portfolios = await configuration().portfolios
             for valuation in valuations {
+                let lots = portfolios.first { $0.name == valuation.name }?.lots.filter { $0.symbol == symbol } ?? []
                 for position in valuation.positions where position.symbol == symbol {
-                    holdings.portfolios.append(.init(portfolio: valuation.name, position: position))
+                    holdings.portfolios.append(.init(portfolio: valuation.name, position: position, lots: lots))
                 }
             }
         case .unknown:
