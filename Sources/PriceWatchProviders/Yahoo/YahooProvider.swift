@@ -125,30 +125,41 @@ public struct YahooProvider: QuoteProvider, SymbolSearching, ProviderLimits {
         }
     }
 
-    /// One chart request per symbol after the v7 batch failed with `batchError`.
+    /// Chart requests in flight at once when the chart stands in for v7.
+    public static let chartConcurrency = 4
+
+    /// One chart request per symbol after the v7 batch failed with `batchError`, up to
+    /// ``chartConcurrency`` at once, in the batch's order; a rate limit or a network failure
+    /// ends the fallback after the requests already in flight (the rest get that error).
     private func fetchCharts(_ symbols: [String], afterBatchFailure batchError: ProviderError) async throws(ProviderError) -> [String: Result<Quote, ProviderError>] {
         var answers: [String: Result<Quote, ProviderError>] = [:]
-        for (index, symbol) in symbols.enumerated() {
-            let url = "\(baseURL)/v8/finance/chart/\(URLText.encode(symbol))?range=1d&interval=1d"
-            let answer: Result<Quote, ProviderError>
-            var ends = false
-            do {
-                let response = try await transport.send(HTTPRequest(url: url, headers: headers, timeout: timeout))
-                answer = YahooChartDecoder.decode(response, symbol: symbol, now: now())
-            } catch {
-                answer = .failure(ProviderAnswer.failure(error, endpoint: YahooChartDecoder.endpoint))
-                ends = true
+        var start = symbols.startIndex
+        while start < symbols.endIndex {
+            let chunk = Array(symbols[start..<min(start + Self.chartConcurrency, symbols.endIndex)])
+            let results = await withTaskGroup(of: (String, Result<Quote, ProviderError>, Bool).self) { group in
+                for symbol in chunk {
+                    group.addTask { await chart(symbol) }
+                }
+                var collected: [String: (Result<Quote, ProviderError>, Bool)] = [:]
+                for await (symbol, answer, ends) in group { collected[symbol] = (answer, ends) }
+                return collected
             }
-            if case .failure(let error) = answer, ends || error.kind == .rateLimited {
+            var stop: ProviderError?
+            for symbol in chunk {
+                guard let (answer, ends) = results[symbol] else { continue }
+                answers[symbol] = answer
+                if case .failure(let error) = answer, ends || error.kind == .rateLimited, stop == nil { stop = error }
+            }
+            start += chunk.count
+            if let stop {
                 // The fallback cannot go on: without any answer, the batch failed.
                 if answers.values.allSatisfy({ if case .failure = $0 { true } else { false } }) {
-                    throw ProviderError(error.kind, "\(batchError.message); chart fallback: \(error.message)",
-                                        retryAfterSeconds: error.retryAfterSeconds)
+                    throw ProviderError(stop.kind, "\(batchError.message); chart fallback: \(stop.message)",
+                                        retryAfterSeconds: stop.retryAfterSeconds)
                 }
-                for rest in symbols[index...] { answers[rest] = .failure(error) }
+                for rest in symbols[start...] { answers[rest] = .failure(stop) }
                 return answers
             }
-            answers[symbol] = answer
         }
         // No quote, and not because every symbol is unknown: the chart failed as the quote did,
         // and the batch failed (so the polling policy retries it and asks the fallbacks).
@@ -160,5 +171,17 @@ public struct YahooProvider: QuoteProvider, SymbolSearching, ProviderLimits {
                                 retryAfterSeconds: failure.retryAfterSeconds)
         }
         return answers
+    }
+
+    /// One symbol's chart: its quote or error, and whether the failure ends the fallback (the
+    /// host could not be reached).
+    private func chart(_ symbol: String) async -> (String, Result<Quote, ProviderError>, Bool) {
+        let url = "\(baseURL)/v8/finance/chart/\(URLText.encode(symbol))?range=1d&interval=1d"
+        do {
+            let response = try await transport.send(HTTPRequest(url: url, headers: headers, timeout: timeout))
+            return (symbol, YahooChartDecoder.decode(response, symbol: symbol, now: now()), false)
+        } catch {
+            return (symbol, .failure(ProviderAnswer.failure(error, endpoint: YahooChartDecoder.endpoint)), true)
+        }
     }
 }
