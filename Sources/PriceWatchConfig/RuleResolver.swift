@@ -50,12 +50,7 @@ struct RuleResolver: Sendable {
                     return nil
                 }
             } else {
-                if portfoliosComplete {
-                    let names = portfolios.map(\.name)
-                    reader.error("no portfolio '\(target.portfolio)' in portfolios.d"
-                                 + (names.isEmpty ? " (there are none)" : "; portfolios: " + names.joined(separator: ", ")),
-                                 key: "portfolio")
-                }
+                reportMissingPortfolio(target.portfolio, reader: reader)
                 return nil
             }
         }
@@ -83,12 +78,7 @@ struct RuleResolver: Sendable {
         }
         if let name = rule.portfolio {
             guard let portfolio = portfolios.first(where: { $0.name == name }) else {
-                if portfoliosComplete {
-                    let names = portfolios.map(\.name)
-                    reader.error("no portfolio '\(name)' in portfolios.d"
-                                 + (names.isEmpty ? " (there are none)" : "; portfolios: " + names.joined(separator: ", ")),
-                                 key: "portfolio")
-                }
+                reportMissingPortfolio(name, reader: reader)
                 return nil
             }
             rule.symbols = PortfolioWatchlist.heldSymbols(of: portfolio)
@@ -100,6 +90,15 @@ struct RuleResolver: Sendable {
         guard let notify, !notify.isEmpty else { return nil }
         rule.notify = notify
         return rule
+    }
+
+    /// Reports `portfolio` at the rule's `portfolio` key as missing, unless a portfolio file
+    /// had errors (its own message says why then).
+    private func reportMissingPortfolio(_ portfolio: String, reader: TableReader) {
+        guard portfoliosComplete else { return }
+        let names = portfolios.map(\.name)
+        reader.error("no portfolio '\(portfolio)' in portfolios.d"
+                     + (names.isEmpty ? " (there are none)" : "; portfolios: " + names.joined(separator: ", ")), key: "portfolio")
     }
 
     /// A rule's sinks: `written` when every one is declared, else the main file's default,

@@ -14,16 +14,22 @@ import Testing
         var text: String
     }
 
-    @Test func aPostedSilenceHoldsBackAlertsAndIsListedAndExpired() async throws {
-        let token = "api-token-\(UUID().uuidString)"
+    /// The replayed daemon (crosses 15: every row after the first crosses, one a poll, every
+    /// second) with the endpoint on a free port and `token` as its bearer token.
+    static func daemonWithToken(_ token: String) throws -> (directory: TemporaryDirectory, port: Int, daemon: RunningDaemon) {
         let directory = try TemporaryDirectory()
-        // crosses 15: every row after the first crosses, one a poll (every second).
         try ReplayDaemonFiles.write(in: directory, prices: (0..<120).map { $0 % 2 == 0 ? "10" : "20" })
         let port = try DashboardDaemon.freePort()
         let main = try String(contentsOfFile: directory.file("pricewatch.toml"), encoding: .utf8)
         try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"127.0.0.1:\(port)\"\ntoken = { env = \"API_TOKEN\" }\n")
         let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path,
                                        environment: ["API_TOKEN": token])
+        return (directory, port, daemon)
+    }
+
+    @Test func aPostedSilenceHoldsBackAlertsAndIsListedAndExpired() async throws {
+        let token = "api-token-\(UUID().uuidString)"
+        let (directory, port, daemon) = try Self.daemonWithToken(token)
         let transport = CurlHTTPTransport()
         func send(_ path: String, _ method: HTTPRequest.Method = .get, body: String = "", authorized: Bool = true) async -> Answer? {
             let headers = authorized ? [HTTPHeader("Authorization", "Bearer \(token)"), HTTPHeader("Content-Type", "application/json")] : []
@@ -101,13 +107,7 @@ import Testing
     /// the second a 201 whose answer says that the silence matches nothing today.
     @Test func controlCharactersAreRefusedAndASilenceOfNothingIsSaidSo() async throws {
         let token = "api-token-\(UUID().uuidString)"
-        let directory = try TemporaryDirectory()
-        try ReplayDaemonFiles.write(in: directory, prices: (0..<120).map { $0 % 2 == 0 ? "10" : "20" })
-        let port = try DashboardDaemon.freePort()
-        let main = try String(contentsOfFile: directory.file("pricewatch.toml"), encoding: .utf8)
-        try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"127.0.0.1:\(port)\"\ntoken = { env = \"API_TOKEN\" }\n")
-        let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path,
-                                       environment: ["API_TOKEN": token])
+        let (directory, port, daemon) = try Self.daemonWithToken(token)
         let transport = CurlHTTPTransport()
         func post(_ body: String) async -> Answer? {
             let request = HTTPRequest(method: .post, url: "http://127.0.0.1:\(port)/api/silences",
@@ -161,13 +161,7 @@ import Testing
     /// forged one, nothing but `/login` is open.
     @Test func aBrowserLogsInAndMakesAndEndsASilenceFromThePage() async throws {
         let token = "page-token-\(UUID().uuidString)"
-        let directory = try TemporaryDirectory()
-        try ReplayDaemonFiles.write(in: directory, prices: (0..<120).map { $0 % 2 == 0 ? "10" : "20" })
-        let port = try DashboardDaemon.freePort()
-        let main = try String(contentsOfFile: directory.file("pricewatch.toml"), encoding: .utf8)
-        try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"127.0.0.1:\(port)\"\ntoken = { env = \"API_TOKEN\" }\n")
-        let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path,
-                                       environment: ["API_TOKEN": token])
+        let (directory, port, daemon) = try Self.daemonWithToken(token)
         let transport = CurlHTTPTransport()
         func send(_ path: String, _ method: HTTPRequest.Method = .get, form: String? = nil, cookie: String? = nil) async -> HTTPResponse? {
             var headers: [HTTPHeader] = []

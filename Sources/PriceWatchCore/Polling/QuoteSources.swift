@@ -33,6 +33,8 @@ public struct QuoteSources: Sendable {
     /// or the provider. Returns the changes, grouped by where from and where to, symbols
     /// sorted; a symbol without a quote in this poll keeps its source.
     public mutating func record(_ poll: PolledQuotes) -> [Change] {
+        // The usual poll: the provider served everything, as before. Nothing to look at per quote.
+        if poll.servedBy.isEmpty && current[poll.provider] == nil { return [] }
         var moved: [String: (previous: String, source: String, symbols: [String])] = [:]
         var sources = current[poll.provider] ?? [:]
         for quote in poll.quotes {

@@ -13,6 +13,8 @@ import PriceWatchCore
 /// status's error; an answer of another shape is `malformedResponse` naming the field.
 public enum YahooCalendarDecoder {
     public static let endpoint = "yahoo calendar"
+    /// The source named on the events: `yahoo`.
+    public static let source = "yahoo"
 
     struct Answer: Decodable {
         struct Summary: Decodable {
@@ -69,14 +71,14 @@ public enum YahooCalendarDecoder {
                 let estimate = earnings.earningsAverage?.value?.raw.number.flatMap { ExactDecimal($0, roundedToFractionDigits: 4) }
                 events.append(CompanyEvent(symbol: symbol, kind: .earnings, date: first,
                                            lastDate: dates.count > 1 && dates.last != first ? dates.last : nil,
-                                           estimate: estimate, source: YahooNewsFeed.name))
+                                           estimate: estimate, source: source))
             }
         }
         if let exDividend = calendar.exDividendDate?.value.flatMap(date) {
-            events.append(CompanyEvent(symbol: symbol, kind: .exDividend, date: exDividend, source: YahooNewsFeed.name))
+            events.append(CompanyEvent(symbol: symbol, kind: .exDividend, date: exDividend, source: source))
         }
         if let payment = calendar.dividendDate?.value.flatMap(date) {
-            events.append(CompanyEvent(symbol: symbol, kind: .dividendPayment, date: payment, source: YahooNewsFeed.name))
+            events.append(CompanyEvent(symbol: symbol, kind: .dividendPayment, date: payment, source: source))
         }
         return events
     }

@@ -2,7 +2,7 @@ import PriceWatchCore
 
 extension YahooProvider: CompanyCalendarSource {
     /// The source's name on events: `yahoo`.
-    public var calendarName: String { "yahoo" }
+    public var calendarName: String { YahooCalendarDecoder.source }
 
     /// The symbol's calendar from `/v10/finance/quoteSummary/SYMBOL?modules=calendarEvents`
     /// with the provider's cookie and crumb (``YahooCalendarDecoder``); the session is renewed

@@ -20,7 +20,12 @@ public final class QuoteSourceConsumer: QuoteConsumer {
     public func receive(_ poll: PolledQuotes) async -> QuoteReceipt {
         let changes = sources.withLock { $0.record(poll) }
         var served: [String: Int] = [:]
-        for quote in poll.quotes { served[poll.servedBy[quote.symbol] ?? poll.provider, default: 0] += 1 }
+        if poll.servedBy.isEmpty {
+            // Every quote from the provider itself: counted without a lookup per quote.
+            served[poll.provider] = poll.quotes.count
+        } else {
+            for quote in poll.quotes { served[poll.servedBy[quote.symbol] ?? poll.provider, default: 0] += 1 }
+        }
         for (source, count) in served { metrics.quotesServed(provider: poll.provider, source: source, count: count) }
         for change in changes {
             metrics.quoteSourceChanged(provider: change.provider, source: change.source, count: change.symbols.count)
