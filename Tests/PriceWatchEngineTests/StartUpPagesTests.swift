@@ -1,3 +1,7 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import PriceWatchApp
 import Testing
 
@@ -52,29 +56,55 @@ import Testing
 
     nonisolated(unsafe) static var written = [1, 2, 3]
 
-    @Test func releasingInThisProcessLowersItsResidentCodeAndLosesNothing() throws {
+    /// The whole test binary's resident code cannot be compared before and after: the tests
+    /// running beside this one fault its pages back in at any moment. A file this test alone
+    /// maps read-only can: every one of its pages is resident before, none after, and its bytes
+    /// read back the same.
+    @Test func releasingInThisProcessDropsAReadOnlyFilesPagesAndLosesNothing() throws {
         Self.written.append(4)
-        let before = try #require(Self.releasableResident(), "/proc/self/smaps is readable")
+        let pageCount = 256
+        let size = pageCount * Int(sysconf(Int32(_SC_PAGESIZE)))
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("startup-pages-\(UInt64.random(in: 0...UInt64.max)).bin").path
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 4096) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        try #require(descriptor >= 0, "\(path) opens")
+        defer { close(descriptor) }
+        let mapped = try #require(mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0))
+        try #require(mapped != MAP_FAILED, "\(path) maps")
+        defer { munmap(mapped, size) }
+        let start = UInt(bitPattern: mapped)
+        let view = UnsafeRawBufferPointer(start: mapped, count: size)
+
+        let pageStarts = Array(stride(from: 0, to: size, by: 4096))
+        #expect(pageStarts.map { view[$0] } == pageStarts.map { bytes[$0] }, "the mapping reads the file")
+        let before = try #require(Self.resident(ofMappingAt: start), "/proc/self/smaps lists the file's mapping")
+        #expect(before * 1024 >= size, "every page of the file is resident after reading it: \(before) kB of \(size / 1024)")
+
         #expect(StartUpPages.release() > 0, "this process maps read-only files")
-        let after = try #require(Self.releasableResident())
-        #expect(after < before, "resident read-only file pages went from \(before) kB to \(after) kB")
+        let after = try #require(Self.resident(ofMappingAt: start), "the mapping stays")
+        #expect(after < before / 4, "the file's resident pages went from \(before) kB to \(after) kB")
+
+        #expect(Array(view) == bytes, "the file's bytes read back the same after the release")
         #expect(Self.written == [1, 2, 3, 4], "written data stays")
         #expect([3, 1, 2].sorted() == [1, 2, 3], "code runs again after its pages were unmapped")
     }
 
-    /// The resident kilobytes of the mappings the release would unmap.
-    static func releasableResident() -> Int? {
+    /// The resident kilobytes of the mapping that starts at `start`, from `/proc/self/smaps`.
+    static func resident(ofMappingAt start: UInt) -> Int? {
         guard let smaps = StartUpPages.readSmaps() else { return nil }
-        var total = 0
-        var counting = false
+        var inside = false
         for line in smaps.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            if fields.count >= 6, fields[0].contains("-") {
-                counting = (fields[1] == "r--p" || fields[1] == "r-xp") && fields[5].hasPrefix("/")
-            } else if counting, fields.first == "Rss:", fields.count >= 2, let kilobytes = Int(fields[1]) {
-                total += kilobytes
+            if fields.count >= 5, let dash = fields[0].firstIndex(of: "-"),
+               let first = UInt(fields[0][..<dash], radix: 16) {
+                inside = first == start
+            } else if inside, fields.first == "Rss:", fields.count >= 2 {
+                return Int(fields[1])
             }
         }
-        return total
+        return nil
     }
 }
