@@ -149,7 +149,13 @@ public enum Daemon {
         // Each portfolio's value once an hour, for its page's value over time (docs/portfolios.md).
         let portfolioValues = PortfolioValueRecorder(configuration: { running.current }, store: store, marketHours: markets,
                                                      wallClock: wallClock)
-        let fixedJobs = [housekeeping.job, historyRetention.job, portfolioValues.job]
+        // Calendar rules' earnings, dividend and split dates: read hourly (and at start) when a
+        // source's calendar of a symbol is a day old, or an hour after it failed (docs/events.md).
+        let calendarWatch = CalendarWatch(store: store, outbox: store, hours: markets, logger: logger)
+        let calendarRefresh = CalendarRefresh(watch: calendarWatch,
+                                              sources: { CalendarSources.sources(for: $0, transport: transports.http) },
+                                              configuration: { running.current }, wallClock: wallClock, doorbell: doorbell)
+        let fixedJobs = [housekeeping.job, historyRetention.job, portfolioValues.job, calendarRefresh.job]
         let jobs: @Sendable (ServiceSetup) -> [ScheduledJob] = { setup in
             fixedJobs + digests.jobs(for: setup.configuration.digests, marketHours: markets)
         }
@@ -219,12 +225,10 @@ public enum Daemon {
                                source: { settings in YahooNewsFeed(transport: transports.http, baseURL: settings.baseURL) },
                                configuration: { running.current }, clock: clock, wallClock: wallClock, doorbell: doorbell,
                                logger: logger)
-        // Calendar rules (docs/events.md): earnings and dividend dates from Yahoo's calendar, read
-        // at most once a day per symbol, reminders looked for every minute.
-        let calendars = CalendarService(watch: CalendarWatch(store: store, outbox: store, hours: markets, logger: logger),
-                                        sources: { CalendarSources.sources(for: $0, transport: transports.http) },
-                                        configuration: { running.current }, clock: clock, wallClock: wallClock, doorbell: doorbell,
-                                        logger: logger)
+        // Calendar rules (docs/events.md): reminders looked for every minute in the stored
+        // events; the calendars themselves are read by the `calendars` job.
+        let calendars = CalendarService(watch: calendarWatch, configuration: { running.current }, clock: clock,
+                                        wallClock: wallClock, doorbell: doorbell, logger: logger)
         let dispatch: any Service = httpSettings == nil ? DispatchService(dispatcher: dispatcher)
             : DeliveryLivenessService(DispatchService(dispatcher: dispatcher), liveness: liveness)
         // Each service is named: without a name, the service group describes the service's value

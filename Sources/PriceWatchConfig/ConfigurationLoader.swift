@@ -206,6 +206,13 @@ public enum ConfigurationLoader {
                 lastNotify = rules[index].notify
             }
         }
+        // The calendar sources (docs/events.md): the first provider of each of these types
+        // serves the calendar rules.
+        if eventRules.contains(where: { $0.event.isCalendarDate }) {
+            for type in ["yahoo", "nasdaq", "finnhub"] {
+                if let provider = settings.providers.first(where: { $0.type == type }) { used.insert(provider.name) }
+            }
+        }
         var pending = Array(used)
         while let name = pending.popLast() {
             for fallback in settings.providers.first(where: { $0.name == name })?.fallback ?? [] where used.insert(fallback).inserted {

@@ -71,9 +71,9 @@ struct RuleResolver: Sendable {
         let reader = draft.reader
         let notify = resolveNotify(draft.notify, reader: reader)
         guard var rule = draft.eventRule.take() else { return nil }
-        if rule.event == .split {
-            reader.error("'split' needs a splits calendar, which this version does not read yet; 'earnings', 'ex_dividend', "
-                         + "'dividend_payment' and 'news' are watched (docs/events.md)", key: "event")
+        if rule.event == .split, !settings.providers.contains(where: { $0.type == "nasdaq" }) {
+            reader.error("'split' is read from Nasdaq's splits calendar, and the main file has no provider of type \"nasdaq\"; "
+                         + "add one (it need serve no rule; docs/events.md)", key: "event")
             return nil
         }
         if let name = rule.portfolio {

@@ -3,16 +3,16 @@ import FoundationEssentials
 import PriceWatchApp
 import PriceWatchCore
 
-/// `pricewatch events [--all] [SYMBOL...]`: the earnings, ex-dividend and payment dates the
-/// daemon read for its calendar rules, from the state database.
+/// `pricewatch events [--all] [SYMBOL...]`: the earnings, ex-dividend, payment and split dates
+/// the daemon read for its calendar rules, from the state database.
 struct EventsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "events",
-        abstract: "List the earnings and dividend dates the daemon read for its calendar rules.",
+        abstract: "List the earnings, dividend and split dates the daemon read for its calendar rules.",
         discussion: """
             Reads the state database named by the main file (its `state` key only), opened \
-            read-only, so it works while the daemon runs. The daemon reads the calendar of each \
-            symbol a calendar rule watches at most once a day (docs/events.md). Upcoming events \
+            read-only, so it works while the daemon runs. The daemon reads each source's calendar of \
+            each symbol a calendar rule watches at most once a day (docs/events.md). Upcoming events \
             are listed, by date, with their source; --all lists past ones too. A symbol with \
             nothing known says so ('no events known for ASML'): dates are never guessed.
             """)

@@ -76,7 +76,7 @@ import Testing
         ], "\(rendered.joined(separator: "\n"))")
     }
 
-    @Test func calendarRulesAreReadAndSplitsRefused() throws {
+    @Test func calendarRulesAreReadAndSplitsNeedANasdaqProvider() throws {
         let (rendered, configuration) = try Self.run(GoldenCase.rule("id = \"nvda\"\nsymbol = \"NVDA\"\nevent = \"earnings\"\nbefore = \"1d\"")
             + GoldenCase.rule("id = \"div\"\nportfolio = \"retirement\"\nevent = \"ex_dividend\""))
         #expect(rendered == ["$DIR/pricewatch.toml:1:1: warning: providers.demo: not used by any rule"])
@@ -84,7 +84,13 @@ import Testing
         #expect(configuration?.eventRules.first?.before == RuleDuration(seconds: 86_400))
         let (split, none) = try Self.run(GoldenCase.rule("id = \"s\"\nsymbol = \"NVDA\"\nevent = \"split\""))
         #expect(none == nil)
-        #expect(split.count == 1 && split[0].contains("rule 's': event: 'split' needs a splits calendar"), "\(split)")
+        #expect(split.count == 1 && split[0].contains("rule 's': event: 'split' is read from Nasdaq's splits calendar, and the main "
+                                                      + "file has no provider of type \"nasdaq\""), "\(split)")
+        // With one, the split rule is read, and the provider is not "unused": it is a calendar.
+        let (accepted, withNasdaq) = try Self.run(GoldenCase.rule("id = \"s\"\nsymbol = \"NVDA\"\nevent = \"split\""),
+                                                  main: GoldenCase.main + "\n[providers.calendars]\ntype = \"nasdaq\"\n")
+        #expect(accepted == ["$DIR/pricewatch.toml:1:1: warning: providers.demo: not used by any rule"], "\(accepted)")
+        #expect(withNasdaq?.eventRules.map(\.event) == [.split])
     }
 
     @Test func theNewsTableSetsTheFeedAndItsInterval() throws {

@@ -55,7 +55,11 @@ import Testing
         private var events: [CompanyEvent] = []
         private var failing = false
         private(set) var reads = 0
-        let calendarName = "yahoo"
+        let calendarName: String
+
+        init(name: String = "yahoo") {
+            calendarName = name
+        }
 
         func set(_ events: [CompanyEvent], failing: Bool = false) {
             lock.withLock {
@@ -69,7 +73,7 @@ import Testing
                 reads += 1
                 return (self.events, self.failing)
             }
-            if failing { throw ProviderError(.transient, "yahoo calendar for \(symbol): HTTP 503: try later") }
+            if failing { throw ProviderError(.transient, "\(calendarName) calendar for \(symbol): HTTP 503: try later") }
             return events.filter { $0.symbol == symbol }
         }
     }
@@ -121,5 +125,37 @@ import Testing
         calendar.set([])
         #expect(try await watch.pass(rules: [rule], from: calendar, now: Self.at("2026-12-07T17:00:00Z")) == 0)
         #expect(logs.lines.contains { $0.message == "no upcoming earnings date known for NVDA (yahoo)" }, "\(logs.lines.map(\.message))")
+    }
+
+    @Test func aSourceThatFailsWhileAnotherAnswersIsAskedAgainAfterAnHourAndTheirDetailsMerge() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteAlertStore.open(path: directory.file("state.db"))
+        let logs = CapturingLogHandler()
+        let watch = CalendarWatch(store: store, outbox: store, hours: Self.newYork, logger: logs.logger)
+        let rule = EventRule(id: "aapl-ex", event: .exDividend, symbols: ["AAPL"], before: nil, notify: ["console"])
+        let yahoo = Calendar(name: "yahoo")
+        let nasdaq = Calendar(name: "nasdaq")
+        let exDay = Self.date("2026-12-14")
+        yahoo.set([CompanyEvent(symbol: "AAPL", kind: .exDividend, date: exDay, source: "yahoo")])
+        nasdaq.set([CompanyEvent(symbol: "AAPL", kind: .exDividend, date: exDay, source: "nasdaq",
+                                 amount: ExactDecimal("0.26"), currency: "USD")], failing: true)
+
+        #expect(try await watch.refresh(rules: [rule], from: [yahoo, nasdaq], now: Self.at("2026-12-07T10:00:00Z")) == 1)
+        #expect(try await watch.refresh(rules: [rule], from: [yahoo, nasdaq], now: Self.at("2026-12-07T10:59:00Z")) == 0,
+                "within the hour nothing is asked again")
+        #expect((yahoo.reads, nasdaq.reads) == (1, 1))
+        nasdaq.set([CompanyEvent(symbol: "AAPL", kind: .exDividend, date: exDay, source: "nasdaq",
+                                 amount: ExactDecimal("0.26"), currency: "USD")])
+        #expect(try await watch.refresh(rules: [rule], from: [yahoo, nasdaq], now: Self.at("2026-12-07T11:00:00Z")) == 1)
+        #expect((yahoo.reads, nasdaq.reads) == (1, 2), "an hour after its failure the failed source alone is asked again")
+        // Yahoo's next read (a day after its last) lists the day without the amount: it stays.
+        #expect(try await watch.refresh(rules: [rule], from: [yahoo, nasdaq], now: Self.at("2026-12-08T10:00:00Z")) == 1)
+        #expect((yahoo.reads, nasdaq.reads) == (2, 2))
+        let stored = try await store.companyEvents(of: ["AAPL"])
+        #expect(stored.map(\.text) == ["ex-dividend day of AAPL on 2026-12-14 (0.26 USD per share)"])
+        #expect(stored.first?.source == "yahoo", "one event, of the source read last")
+        let reads = try await store.calendarReads(of: ["AAPL"])
+        #expect(reads.map(\.source) == ["nasdaq", "yahoo"])
+        #expect(reads.allSatisfy { $0.failedAt == nil }, "a success clears the failure")
     }
 }

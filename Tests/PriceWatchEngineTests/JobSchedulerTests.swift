@@ -121,6 +121,36 @@ import Testing
         await life.stop()
     }
 
+    /// A job that runs at start (the calendars' reads) runs at once in every life, whatever its
+    /// last run, then on its schedule; added by a reload, it runs at once too.
+    @Test func aJobThatRunsAtStartRunsAtOnceInEachLifeAndWhenAdded() async throws {
+        let store = try SQLiteAlertStore.inMemory()
+        let log = RunLog()
+        let job = ScheduledJob(name: "calendars", schedule: try CalendarSchedule(parsing: "hourly :00"), grace: nil,
+                               runsAtStart: true) { due in log.append(due) }
+        let first = Life(jobs: [job], store: store, start: try Self.time("2025-06-01T07:20:00Z"))
+        try await first.advance(to: try Self.time("2025-06-01T08:30:00Z"))
+        await first.stop()
+        #expect(log.all == [try Self.time("2025-06-01T07:20:00Z"), try Self.time("2025-06-01T08:00:00Z")])
+        let second = Life(jobs: [job], store: store, start: try Self.time("2025-06-01T08:40:00Z"))
+        try await second.settle()
+        #expect(log.all.last == (try Self.time("2025-06-01T08:40:00Z")), "a restart runs it again at once")
+        await second.stop()
+
+        let added = RunLog()
+        let third = Life(jobs: [], store: store, start: try Self.time("2025-06-01T09:10:00Z"))
+        try await third.settle()
+        let reloaded = [ScheduledJob(name: "calendars-2", schedule: try CalendarSchedule(parsing: "hourly :00"), grace: nil,
+                                     runsAtStart: true) { due in added.append(due) }]
+        let subscriber = ScheduledJobsSubscriber(scheduler: third.scheduler) { _ in reloaded }
+        let setup = ServiceSetup(configuration: F.configuration(rules: []), providers: [:], sinks: [:])
+        try await subscriber.apply(setup, now: third.wall.now)
+        await subscriber.resume(with: setup)
+        try await waitUntil("the added job to run at once") { added.all.count == 1 }
+        #expect(added.all == [try Self.time("2025-06-01T09:10:00Z")])
+        await third.stop()
+    }
+
     /// A job retired by a reload while it runs finishes its run; a shutdown meanwhile cancels
     /// that run too, and the scheduler returns only once it has ended.
     @Test func aShutdownCancelsTheRunOfAJobARetiredReloadLeftFinishing() async throws {

@@ -75,7 +75,7 @@ import Testing
         let store = try SQLiteAlertStore.open(path: path)
         try store.close()
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("state")).filter { $0.hasSuffix(".new") }.isEmpty)
-        #expect(try RawDatabase(path: path).migrations() == ["alert-series", "candles", "company-events", "news-ledger", "paper-ledger", "portfolio-values", "quiet-hold", "silences", "v1", "v2", "v3", "v4"])
+        #expect(try RawDatabase(path: path).migrations() == ["alert-series", "calendar-sources", "candles", "company-events", "news-ledger", "paper-ledger", "portfolio-values", "quiet-hold", "silences", "v1", "v2", "v3", "v4"])
         #expect(StateInspection.inspect(path: path) == .usable(StoreCounts(
             quotes: 0, ruleStates: 0, alerts: 0, pendingDeliveries: 0, deliveredDeliveries: 0, deadDeliveries: 0)))
     }

@@ -100,7 +100,7 @@ import Testing
 
         let store = try SQLiteAlertStore.open(path: path)
         let raw = RawDatabase(path: path)
-        #expect(try raw.migrations() == ["alert-series", "candles", "company-events", "news-ledger", "paper-ledger", "portfolio-values", "quiet-hold", "silences", "v1", "v2", "v3", "v4"])
+        #expect(try raw.migrations() == ["alert-series", "calendar-sources", "candles", "company-events", "news-ledger", "paper-ledger", "portfolio-values", "quiet-hold", "silences", "v1", "v2", "v3", "v4"])
         #expect(try raw.strings("SELECT id || ' ' || kind || ' ' || coalesce(body, 'NULL') FROM notification ORDER BY rowid")
             == ["a1 alert NULL", "a2 alert NULL"])
         let a1 = try Fixtures.alert(id: "a1")

@@ -6,7 +6,7 @@ import Testing
 /// Opening files, migrations, and refusing what this version cannot use.
 @Suite struct OpeningTests {
     static let tables = [
-        "table alert", "index alert_by_created_at", "index alert_by_time", "trigger alert_deletes_notification", "table calendar_read", "table candle",
+        "table alert", "index alert_by_created_at", "index alert_by_time", "trigger alert_deletes_notification", "table calendar_source_read", "table candle",
         "table company_event", "index company_event_by_symbol", "table delivery", "index delivery_by_sink", "index delivery_due", "table event_reminder", "table job_run",
         "table news_rule_start", "table news_seen", "index news_seen_link", "index news_seen_time", "table notification",
         "index notification_by_created_at",
@@ -37,7 +37,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: path))
         let raw = RawDatabase(path: path)
         #expect(try Self.objects(raw) == Self.tables)
-        #expect(try raw.migrations() == ["alert-series", "candles", "company-events", "news-ledger", "paper-ledger", "portfolio-values", "quiet-hold", "silences", "v1", "v2", "v3", "v4"])
+        #expect(try raw.migrations() == ["alert-series", "calendar-sources", "candles", "company-events", "news-ledger", "paper-ledger", "portfolio-values", "quiet-hold", "silences", "v1", "v2", "v3", "v4"])
         #expect(try raw.strings("PRAGMA journal_mode") == ["wal"])
         #expect(try await store.counts() == StoreCounts(
             quotes: 0, ruleStates: 0, alerts: 0, pendingDeliveries: 0, deliveredDeliveries: 0, deadDeliveries: 0))
@@ -94,7 +94,7 @@ import Testing
 
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
         #expect(try raw.schema() == schema)
-        #expect(try raw.migrations() == ["alert-series", "candles", "company-events", "news-ledger", "paper-ledger", "portfolio-values", "quiet-hold", "silences", "v1", "v2", "v2-from-the-future", "v3", "v4"])
+        #expect(try raw.migrations() == ["alert-series", "calendar-sources", "candles", "company-events", "news-ledger", "paper-ledger", "portfolio-values", "quiet-hold", "silences", "v1", "v2", "v2-from-the-future", "v3", "v4"])
         #expect(try raw.integer("SELECT count(*) FROM alert") == 1)
         #expect(try raw.integer("SELECT count(*) FROM delivery") == 2)
     }

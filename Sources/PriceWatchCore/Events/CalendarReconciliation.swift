@@ -5,6 +5,8 @@
 /// it lists another date of that kind, **moved**: the new event carries `movedFrom`, and the
 /// old one is dropped. Past events are left alone; so is an upcoming event the source simply
 /// stopped listing without a replacement (it may come back; it fires on its date if it does).
+/// An event another source listed under the same id keeps what that source knew and this one
+/// does not (``CompanyEvent/filling(from:)``: Nasdaq's dividend amount when Yahoo lists the day).
 public enum CalendarReconciliation {
     /// The events to store (insert or replace) and the ids to drop.
     public static func reconcile(stored: [CompanyEvent], fetched: [CompanyEvent], today: CivilDate)
@@ -14,6 +16,7 @@ public enum CalendarReconciliation {
         let fetchedIDs = Set(fetched.map(\.id))
         for var event in fetched {
             if let same = stored.first(where: { $0.id == event.id }) {
+                if same.source != event.source { event = event.filling(from: same) }
                 event.movedFrom = same.movedFrom
             } else if let old = stored.first(where: { old in
                 old.symbol == event.symbol && old.kind == event.kind && old.source == event.source

@@ -7,6 +7,8 @@ import PriceWatchCore
 /// - The service answers datacenter clients that send a browser's headers (``requestHeaders``);
 ///   it documents no rate limit. A batch of up to ``maximumBatchSize`` symbols is asked with
 ///   that many requests at once, and the polling policy spaces batches by ``requestsPerMinute``.
+/// - Its calendars (earnings, dividends with their amounts, splits) are a calendar source for
+///   event rules (`NasdaqProvider+Calendar.swift`).
 /// - It serves US-listed symbols as Nasdaq writes them (``serves(_:)``: `AAPL`, `BRK.B`), so as
 ///   a fallback it is asked only for those: crypto pairs, indices, currencies and foreign
 ///   listings (`BTC-USD`, `^GSPC`, `EURUSD=X`, `SAP.DE`) go to the next fallback.
@@ -23,12 +25,16 @@ public struct NasdaqProvider: QuoteProvider, ProviderLimits {
     let transport: any HTTPTransport
     let baseURL: String
     let timeout: Duration
+    /// Today's date for the calendars (``events(forEach:)``).
+    let now: WallClock
 
-    public init(name: String, transport: any HTTPTransport, baseURL: String? = nil, timeout: Duration = .seconds(10)) {
+    public init(name: String, transport: any HTTPTransport, baseURL: String? = nil, timeout: Duration = .seconds(10),
+                now: @escaping WallClock = SystemWallClock.now) {
         self.name = name
         self.transport = transport
         self.baseURL = URLText.trimmedBase(baseURL ?? Self.defaultBaseURL)
         self.timeout = timeout
+        self.now = now
     }
 
     /// What nasdaq.com's own pages send; without a browser's `User-Agent` the API does not answer.

@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// - At start each job follows ``JobCatchUp``: a job never seen is registered and waits for
 ///   its first due time; a due time missed while the daemon was down runs once at once when
-///   it is within the job's grace, else it is skipped with a log line.
+///   it is within the job's grace, else it is skipped with a log line. A job that
+///   ``ScheduledJob/runsAtStart`` runs once at start instead (and when a reload adds it).
 /// - A run is recorded after it finishes (succeeded or failed): a crash or shutdown during a
 ///   run leaves the due time owed, so it runs again at the next start (within the grace).
 /// - A failed run is logged and recorded, never retried before the next due time, and never
@@ -242,7 +243,14 @@ public final class JobScheduler<C: Clock<Duration>>: Sendable {
         switch start {
         case .fromNow(let registers):
             after = now
-            if registers { await record(JobRun(job: job.name, due: now, outcome: .registered), metadata: metadata) }
+            if job.runsAtStart && registers {
+                guard await execute(loop, due: now, metadata: metadata) else { return }
+            } else if registers {
+                await record(JobRun(job: job.name, due: now, outcome: .registered), metadata: metadata)
+            }
+        case .catchUp where job.runsAtStart:
+            guard await execute(loop, due: now, metadata: metadata) else { return }
+            after = now
         case .catchUp(let last, let recordsKnown):
             switch JobCatchUp.decide(schedule: job.schedule, last: recordsKnown ? last : nil, grace: job.grace, now: now) {
             case .wait(let resumeAfter):

@@ -1,7 +1,7 @@
 import GRDB
 import PriceWatchCore
 
-/// The `company_event`, `calendar_read` and `event_reminder` tables.
+/// The `company_event`, `calendar_source_read` and `event_reminder` tables.
 enum CompanyEventTable {
     static func events(of symbols: [String]?, in db: Database) throws -> [CompanyEvent] {
         let rows: RowCursor
@@ -9,12 +9,12 @@ enum CompanyEventTable {
             guard !symbols.isEmpty else { return [] }
             let marks = Array(repeating: "?", count: symbols.count).joined(separator: ",")
             rows = try Row.fetchCursor(db, sql: """
-                SELECT symbol, kind, date, last_date, estimate, source, moved_from, timing FROM company_event
+                SELECT symbol, kind, date, last_date, estimate, source, moved_from, timing, amount, currency, split_ratio FROM company_event
                 WHERE symbol IN (\(marks)) ORDER BY date, symbol, kind
                 """, arguments: StatementArguments(symbols))
         } else {
             rows = try Row.fetchCursor(db, sql: """
-                SELECT symbol, kind, date, last_date, estimate, source, moved_from, timing FROM company_event ORDER BY date, symbol, kind
+                SELECT symbol, kind, date, last_date, estimate, source, moved_from, timing, amount, currency, split_ratio FROM company_event ORDER BY date, symbol, kind
                 """)
         }
         var events: [CompanyEvent] = []
@@ -27,32 +27,50 @@ enum CompanyEventTable {
                                        estimate: try row.decode(Int64?.self, atIndex: 4).map(ExactDecimal.init(scaled:)),
                                        source: try row.decode(String.self, atIndex: 5),
                                        movedFrom: try row.decode(String?.self, atIndex: 6).flatMap(CivilDate.init(parsing:)),
-                                       timing: try row.decode(String?.self, atIndex: 7).flatMap(EarningsTiming.init(rawValue:))))
+                                       timing: try row.decode(String?.self, atIndex: 7).flatMap(EarningsTiming.init(rawValue:)),
+                                       amount: try row.decode(Int64?.self, atIndex: 8).map(ExactDecimal.init(scaled:)),
+                                       currency: try row.decode(String?.self, atIndex: 9),
+                                       splitRatio: try row.decode(String?.self, atIndex: 10).flatMap(SplitRatio.init(parsing:))))
         }
         return events
     }
 
-    static func store(_ symbol: String, events: [CompanyEvent], drop: [String], now: Timestamp, in db: Database) throws {
+    static func store(_ symbol: String, source: String, events: [CompanyEvent], drop: [String], now: Timestamp, in db: Database) throws {
         for id in drop { try db.execute(sql: "DELETE FROM company_event WHERE id = ?", arguments: [id]) }
         for event in events {
             try db.execute(sql: """
-                INSERT OR REPLACE INTO company_event (id, symbol, kind, date, last_date, estimate, source, moved_from, timing)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO company_event
+                    (id, symbol, kind, date, last_date, estimate, source, moved_from, timing, amount, currency, split_ratio)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [event.id, event.symbol, event.kind.rawValue, event.date.description, event.lastDate?.description,
-                                 event.estimate?.scaled, event.source, event.movedFrom?.description, event.timing?.rawValue])
+                                 event.estimate?.scaled, event.source, event.movedFrom?.description, event.timing?.rawValue,
+                                 event.amount?.scaled, event.currency, event.splitRatio?.stored])
         }
-        try db.execute(sql: "INSERT OR REPLACE INTO calendar_read (symbol, read_at) VALUES (?, ?)", arguments: [symbol, now.milliseconds])
+        try db.execute(sql: """
+            INSERT INTO calendar_source_read (symbol, source, read_at, failed_at) VALUES (?, ?, ?, NULL)
+            ON CONFLICT (symbol, source) DO UPDATE SET read_at = excluded.read_at, failed_at = NULL
+            """, arguments: [symbol, source, now.milliseconds])
     }
 
-    static func readTimes(of symbols: [String], in db: Database) throws -> [String: Timestamp] {
-        var times: [String: Timestamp] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT symbol, read_at FROM calendar_read")
+    static func recordFailure(_ symbol: String, source: String, now: Timestamp, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO calendar_source_read (symbol, source, read_at, failed_at) VALUES (?, ?, NULL, ?)
+            ON CONFLICT (symbol, source) DO UPDATE SET failed_at = excluded.failed_at
+            """, arguments: [symbol, source, now.milliseconds])
+    }
+
+    static func reads(of symbols: [String], in db: Database) throws -> [CalendarRead] {
+        var reads: [CalendarRead] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT symbol, source, read_at, failed_at FROM calendar_source_read ORDER BY symbol, source")
         let wanted = Set(symbols)
         while let row = try rows.next() {
             let symbol = try row.decode(String.self, atIndex: 0)
-            if wanted.contains(symbol) { times[symbol] = Timestamp(milliseconds: try row.decode(Int64.self, atIndex: 1)) }
+            guard wanted.contains(symbol) else { continue }
+            reads.append(CalendarRead(symbol: symbol, source: try row.decode(String.self, atIndex: 1),
+                                      readAt: try row.decode(Int64?.self, atIndex: 2).map(Timestamp.init(milliseconds:)),
+                                      failedAt: try row.decode(Int64?.self, atIndex: 3).map(Timestamp.init(milliseconds:))))
         }
-        return times
+        return reads
     }
 
     static func unsent(_ reminders: [(rule: String, event: String)], in db: Database) throws -> Set<String> {

@@ -69,6 +69,7 @@ enum StoreMigrations {
         migrator.registerMigration("portfolio-values", foreignKeyChecks: .immediate, migrate: PortfolioValueMigration.migrate)
         migrator.registerMigration("news-ledger", foreignKeyChecks: .immediate, migrate: NewsLedgerMigration.migrate)
         migrator.registerMigration("company-events", foreignKeyChecks: .immediate, migrate: CompanyEventsMigration.migrate)
+        migrator.registerMigration("calendar-sources", foreignKeyChecks: .immediate, migrate: CalendarSourcesMigration.migrate)
         return migrator
     }()
 

@@ -6,10 +6,13 @@ public protocol CompanyEventStore: Sendable {
     /// The events stored for `symbols` (all symbols when nil), by date.
     func companyEvents(of symbols: [String]?) async throws -> [CompanyEvent]
     /// Stores `events` (replacing those with the same id), drops the ids in `drop`, and
-    /// records that `symbol`'s calendar was read at `now`; in one transaction.
-    func storeCalendar(of symbol: String, events: [CompanyEvent], drop: [String], now: Timestamp) async throws
-    /// When each of `symbols`' calendar was last read (absent: never).
-    func calendarReadTimes(of symbols: [String]) async throws -> [String: Timestamp]
+    /// records that `source`'s calendar of `symbol` was read at `now` (clearing a failure);
+    /// in one transaction.
+    func storeCalendar(of symbol: String, source: String, events: [CompanyEvent], drop: [String], now: Timestamp) async throws
+    /// Records that reading `source`'s calendar of `symbol` failed at `now`.
+    func recordCalendarFailure(of symbol: String, source: String, now: Timestamp) async throws
+    /// The reads recorded for `symbols`, every source's (a symbol and source never read is absent).
+    func calendarReads(of symbols: [String]) async throws -> [CalendarRead]
     /// Of `reminders` (rule id, event id), those not recorded as sent.
     func unsentReminders(_ reminders: [(rule: String, event: String)]) async throws -> Set<String>
     /// Records the reminder of `event` for `rule` as sent at `now`.
