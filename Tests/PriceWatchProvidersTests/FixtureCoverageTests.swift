@@ -11,7 +11,7 @@ import Testing
         "twelvedata": TwelveDataDecoderTests.fixtures,
         "kraken": KrakenDecoderTests.fixtures,
         "coingecko": CoinGeckoProviderTests.fixtures,
-        "nasdaq": NasdaqProviderTests.fixtures,
+        "nasdaq": NasdaqProviderTests.fixtures.union(NasdaqCalendarTests.fixtures),
         // The feed's fixtures are written in its recorded shape; NOTES.md says where that comes from.
         "yahoo-news": YahooNewsFeedDecoderTests.fixtures.union(["NOTES.md"]),
     ]

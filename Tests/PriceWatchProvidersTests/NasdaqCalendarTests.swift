@@ -5,11 +5,16 @@ import PriceWatchTestKit
 import Testing
 
 /// Nasdaq's public calendars as a calendar source, over libcurl and a loopback server with the
-/// recorded answers (`Tests/Fixtures/providers/nasdaq/CALENDAR-SOURCES.md`): the earnings
+/// recorded answers (`Tests/Fixtures/providers/SOURCES.md`): the earnings
 /// calendar of the next ten weekdays (timing, estimate, a loss in parentheses, a day without
 /// rows), the splits calendar (a stock dividend as a percentage, "no record"), each symbol's
 /// dividends with amounts, and failures that name the calendar.
 @Suite struct NasdaqCalendarTests {
+    static let fixtures: Set<String> = ["dividends_AAPL_2024-01-28.json", "dividends_AAPL_2026-02-03_pretty_trimmed.json",
+                                        "dividends_no_dividends_partial.json", "calendar_earnings_2023-11-03.json",
+                                        "calendar_earnings_2023-11-16.json", "calendar_earnings_2023-11-23.json",
+                                        "calendar_earnings_2023-11-26_empty.json", "calendar_splits_2021-11-12.json",
+                                        "calendar_splits_2021-11-13_no_record.json"]
     let server: LoopbackHTTPServer
     /// Thursday 16 November 2023, noon UTC: the earnings answers were recorded that week.
     static let now = Timestamp(milliseconds: 1_700_136_000_000)
@@ -88,6 +93,19 @@ import Testing
         let upcoming = events.filter { $0.date >= CivilDate(year: 2026, month: 2, day: 1)! }
         #expect(upcoming.map(\.text) == ["ex-dividend day of AAPL on 2026-02-09 (0.26 USD per share)",
                                          "dividend payment of AAPL on 2026-02-12 (0.26 USD per share)"])
+    }
+
+    /// A day already past when it was recorded has reported figures beside the forecast (`eps`,
+    /// `surprise`): the same event, the forecast as the estimate.
+    @Test func aPastDayOfTheEarningsCalendarIsReadAlike() throws {
+        let response = HTTPResponse(status: 200, headers: [], body: try ProviderFixtures.bytes("nasdaq", "calendar_earnings_2023-11-03.json"))
+        let day = try #require(CivilDate(year: 2023, month: 11, day: 3))
+        let events = try NasdaqCalendarDecoder.earnings(response, day: day, symbols: ["ENB", "LLYVK", "AAPL"])
+        #expect(events.sorted { $0.symbol < $1.symbol } == [
+            CompanyEvent(symbol: "ENB", kind: .earnings, date: day, estimate: ExactDecimal("0.43"), source: "nasdaq"),
+            CompanyEvent(symbol: "LLYVK", kind: .earnings, date: day, estimate: ExactDecimal("0.98"), source: "nasdaq", timing: .beforeOpen),
+        ], "\(events)")
+        #expect(Set(events.map(\.symbol)) == ["ENB", "LLYVK"], "AAPL did not report that day")
     }
 
     @Test func splitsCalendarWithoutRecordsIsEmptyNotAFailure() async throws {

@@ -2,7 +2,7 @@ import PriceWatchCore
 
 /// Decodes the answers of Nasdaq's public calendars (``NasdaqProvider``'s calendar, `docs/events.md`).
 /// The service publishes no documentation; the fields read are those of the recorded answers in
-/// `Tests/Fixtures/providers/nasdaq/` (`CALENDAR-SOURCES.md`):
+/// `Tests/Fixtures/providers/nasdaq/` (described in `SOURCES.md`):
 ///
 /// - `/api/quote/SYMBOL/dividends?assetclass=stocks`: `data.dividends.rows[]`, newest first, with
 ///   `exOrEffDate` and `paymentDate` (`MM/DD/YYYY`, or `N/A`), `amount` (`"$0.26"`), `type`
