@@ -49,8 +49,12 @@ public enum Daemon {
         let alertCharts = HistoryAlertCharts()
         // The rule files as last loaded: a reload reads again only those that changed.
         let ruleFiles = RuleFileCache()
+        let clock = ContinuousClock()
+        // Each provider's rate limit, shared by its poller, the pollers it is a fallback of, the
+        // warm-up, and the requests a provider sends beyond one per batch (Yahoo's chart fallback).
+        let rateLimits = ProviderRateLimits(clock: clock)
         let (loaded, diagnostics) = loadSetup(configPath: configPath, environment: environment, previous: nil, transports: transports,
-                                              alertCharts: alertCharts, ruleFiles: ruleFiles)
+                                              alertCharts: alertCharts, ruleFiles: ruleFiles, budget: rateLimits)
         report(diagnostics)
         guard var setup = loaded else {
             logger.critical("invalid configuration in \(configPath); not starting",
@@ -94,7 +98,6 @@ public enum Daemon {
             logger.critical("\(error)")
             return 1
         }
-        let clock = ContinuousClock()
         let wallClock: @Sendable () -> Timestamp = { Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
         // Every counter at 0 from the first scrape (docs/http.md).
         metrics?.declare(setup.configuration)
@@ -170,7 +173,6 @@ public enum Daemon {
         }
         // Paper-trading fills: only while the symbol's market is open.
         let paperFills = PaperFillConsumer(store: store, markets: markets, doorbell: doorbell, logger: logger)
-        let rateLimits = ProviderRateLimits(clock: clock)
         // Prices and rule states for the sinks that mirror them (mqtt, for Home Assistant).
         let marketState = MarketStateConsumer(sinks: sinkRegistry, states: store, configuration: { running.current })
         // One journal line per change of a symbol's source (a provider or its fallback).
@@ -201,7 +203,7 @@ public enum Daemon {
             load: { previous in
                 logger.info("reloading configuration from \(configPath)")
                 let loaded = loadSetup(configPath: configPath, environment: environment, previous: previous, transports: transports,
-                                       metrics: metrics, alertCharts: alertCharts, ruleFiles: ruleFiles)
+                                       metrics: metrics, alertCharts: alertCharts, ruleFiles: ruleFiles, budget: rateLimits)
                 if let setup = loaded.0 { redaction.update(for: setup.configuration) }
                 return loaded
             })
@@ -276,7 +278,8 @@ public enum Daemon {
     static func loadSetup(configPath: String, environment: [String: String],
                           previous: ServiceSetup?, transports: NetworkTransports,
                           metrics: DaemonMetrics? = nil, alertCharts: (any AlertChartProvider)? = nil,
-                          ruleFiles: RuleFileCache? = nil) -> (ServiceSetup?, [Diagnostic]) {
+                          ruleFiles: RuleFileCache? = nil,
+                          budget: any ProviderRequestBudget = UnlimitedRequestBudget()) -> (ServiceSetup?, [Diagnostic]) {
         let (configuration, diagnostics) = ConfigurationLoader.load(mainFile: configPath, environment: environment,
                                                                     schemas: AdapterCatalog.schemas, cache: ruleFiles)
         // What loading allocated and freed goes back to the system, at start and at every reload.
@@ -287,7 +290,7 @@ public enum Daemon {
         if let previous {
             changed.providers = configuration.providers.filter { previous.configuration.provider(named: $0.name) != $0 }
         }
-        let (built, providerDiagnostics) = AdapterFactory.providers(for: changed, transport: transports.http)
+        let (built, providerDiagnostics) = AdapterFactory.providers(for: changed, transport: transports.http, budget: budget)
         var providers = built
         if let metrics { providers = providers.mapValues { MeasuredQuoteProvider($0, metrics: metrics) } }
         if let previous {

@@ -1,3 +1,4 @@
+import Foundation
 import PriceWatchCore
 import PriceWatchCurl
 import PriceWatchProviders
@@ -121,6 +122,40 @@ import Testing
         #expect(YahooProvider.chartConcurrency == 4)
         #expect(server.requests(path: "/v8/finance/chart/META").isEmpty && server.requests(path: "/v8/finance/chart/TSLA").isEmpty)
         #expect(server.requests.filter { $0.path.hasPrefix("/v8/") }.count == 4)
+    }
+
+    /// Issue 28: each chart request draws from the provider's rate budget before it is sent
+    /// (the v7 request drew the batch's from the poller): a budget that grants six requests
+    /// lets six charts go out, of which the chunk of four goes only once four are granted; when
+    /// the budget stops (the daemon shutting down), nothing more is asked.
+    @Test func eachChartRequestDrawsFromTheRateBudget() async throws {
+        server.route("GET", "/v7/finance/quote") { _ in .status(500, body: "oops") }
+        let chart = try fixture("chart_AAPL_1d_2022-02-22.json")
+        server.setFallback { request in request.path.hasPrefix("/v8/finance/chart/") ? chart : .status(404) }
+        final class Budget: @unchecked Sendable {
+            let lock = NSLock()
+            var granted = 0
+            var chartsSentBeforeEachGrant: [Int] = []
+        }
+        let budget = Budget()
+        let server = self.server
+        let yahoo = YahooProvider(name: "yahoo", transport: CurlHTTPTransport(), baseURL: server.baseURL, now: clock.function,
+                                  budget: {
+                                      let sent = server.requests.filter { $0.path.hasPrefix("/v8/") }.count
+                                      try budget.lock.withLock {
+                                          guard budget.granted < 6 else { throw CancellationError() }
+                                          budget.granted += 1
+                                          budget.chartsSentBeforeEachGrant.append(sent)
+                                      }
+                                  })
+        let symbols = ["AAPL", "MSFT", "NVDA", "AMZN", "META", "TSLA", "ORCL"]
+        let error = await #expect(throws: ProviderError.self) { try await yahoo.fetch(symbols) }
+        #expect(error?.message.hasSuffix("chart fallback: stopped while waiting for the rate limit") == true, "\(String(describing: error))")
+        #expect(budget.chartsSentBeforeEachGrant == [0, 0, 0, 0, 4, 4], "four granted before the first four go, then the next chunk's")
+        #expect(server.requests.filter { $0.path.hasPrefix("/v8/") }.count == 4, "the second chunk waits for all its grants")
+
+        let unlimited = try await provider().fetch(["AAPL", "MSFT"])
+        #expect(unlimited.count == 2, "without a budget (commands), at once")
     }
 
     /// Issue 28: v7 refused and the chart failing too is a failed batch (so the daemon asks the

@@ -8,12 +8,15 @@ import PriceWatchProviders
 public enum AdapterFactory {
     /// One provider per `[providers.NAME]`, or the diagnostics of what could not be built
     /// (a replay file with malformed rows, say). Real services reach the network through
-    /// `transport`; `now` is the wall clock of providers whose answers carry no time.
+    /// `transport`; `now` is the wall clock of providers whose answers carry no time; `budget`
+    /// the rate budget of requests beyond one per batch (the daemon's limits).
     public static func providers(for configuration: Configuration, transport: any HTTPTransport,
-                                 now: @escaping WallClock = SystemWallClock.now) -> (providers: [String: any QuoteProvider], diagnostics: [Diagnostic]) {
+                                 now: @escaping WallClock = SystemWallClock.now,
+                                 budget: any ProviderRequestBudget = UnlimitedRequestBudget())
+        -> (providers: [String: any QuoteProvider], diagnostics: [Diagnostic]) {
         var providers: [String: any QuoteProvider] = [:]
         var diagnostics: [Diagnostic] = []
-        let context = AdapterContext(http: transport, wallClock: now, mainFile: configuration.mainFile)
+        let context = AdapterContext(http: transport, wallClock: now, mainFile: configuration.mainFile, requestBudget: budget)
         for settings in configuration.providers {
             guard let kind = AdapterCatalog.provider(type: settings.type) else {
                 diagnostics.append(.error("providers.\(settings.name): provider type '\(settings.type)' is not supported by this build", path: configuration.mainFile))

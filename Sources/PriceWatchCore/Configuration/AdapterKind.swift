@@ -19,9 +19,13 @@ public struct AdapterContext: Sendable {
     /// an mqtt sink of the daemon holds the persistent session and announces availability;
     /// one of a command must not take that session over or mark the daemon offline.
     public let forDaemon: Bool
+    /// The rate budget of providers that send more than one request per batch (the daemon's
+    /// per-provider limits; unlimited for commands).
+    public let requestBudget: any ProviderRequestBudget
 
     public init(http: any HTTPTransport, mail: (any MailTransport)? = nil, wallClock: @escaping @Sendable () -> Timestamp, mainFile: String,
-                alertCharts: (any AlertChartProvider)? = nil, urgentRules: Set<String> = [], forDaemon: Bool = false) {
+                alertCharts: (any AlertChartProvider)? = nil, urgentRules: Set<String> = [], forDaemon: Bool = false,
+                requestBudget: any ProviderRequestBudget = UnlimitedRequestBudget()) {
         self.http = http
         self.mail = mail
         self.wallClock = wallClock
@@ -29,6 +33,7 @@ public struct AdapterContext: Sendable {
         self.alertCharts = alertCharts
         self.urgentRules = urgentRules
         self.forDaemon = forDaemon
+        self.requestBudget = requestBudget
     }
 }
 

@@ -40,20 +40,27 @@ public struct YahooProvider: QuoteProvider, SymbolSearching, ProviderLimits {
     let headers: [HTTPHeader]
     let timeout: Duration
     private let now: WallClock
+    /// Waits for the rate budget of one more request (``ProviderRequestBudget``): each request
+    /// of the chart fallback draws from it, as the v7 batch drew from the poller's.
+    private let budget: @Sendable () async throws -> Void
     let session: YahooSession
 
     /// - Parameters:
     ///   - baseURL: `base_url`; default `https://query1.finance.yahoo.com`.
     ///   - sessionURL: `session_url`; default `https://fc.yahoo.com`, or `base_url` itself
     ///     when only `base_url` is set (a mirror or test server serves both).
+    ///   - budget: waits until one more request may be sent (the daemon's rate limit of this
+    ///     provider); by default, at once.
     public init(name: String, transport: any HTTPTransport, baseURL: String? = nil, sessionURL: String? = nil,
-                userAgent: String? = nil, timeout: Duration = .seconds(10), now: @escaping WallClock = SystemWallClock.now) {
+                userAgent: String? = nil, timeout: Duration = .seconds(10), now: @escaping WallClock = SystemWallClock.now,
+                budget: @escaping @Sendable () async throws -> Void = {}) {
         self.name = name
         self.transport = transport
         self.baseURL = URLText.trimmedBase(baseURL ?? Self.defaultBaseURL)
         self.headers = Self.requestHeaders(userAgent: userAgent)
         self.timeout = timeout
         self.now = now
+        self.budget = budget
         self.session = YahooSession(transport: transport,
                                     sessionURL: sessionURL ?? (baseURL.map { URLText.trimmedBase($0) + "/" } ?? Self.defaultSessionURL),
                                     baseURL: self.baseURL, headers: headers, timeout: timeout)
@@ -129,13 +136,20 @@ public struct YahooProvider: QuoteProvider, SymbolSearching, ProviderLimits {
     public static let chartConcurrency = 4
 
     /// One chart request per symbol after the v7 batch failed with `batchError`, up to
-    /// ``chartConcurrency`` at once, in the batch's order; a rate limit or a network failure
-    /// ends the fallback after the requests already in flight (the rest get that error).
+    /// ``chartConcurrency`` at once, in the batch's order, each drawing one request from the
+    /// rate budget before it is sent (the v7 request drew the batch's); a rate limit or a
+    /// network failure ends the fallback after the requests already in flight (the rest get
+    /// that error).
     private func fetchCharts(_ symbols: [String], afterBatchFailure batchError: ProviderError) async throws(ProviderError) -> [String: Result<Quote, ProviderError>] {
         var answers: [String: Result<Quote, ProviderError>] = [:]
         var start = symbols.startIndex
         while start < symbols.endIndex {
             let chunk = Array(symbols[start..<min(start + Self.chartConcurrency, symbols.endIndex)])
+            do {
+                for _ in chunk { try await budget() }
+            } catch {
+                throw ProviderError(.transient, "\(batchError.message); chart fallback: stopped while waiting for the rate limit")
+            }
             let results = await withTaskGroup(of: (String, Result<Quote, ProviderError>, Bool).self) { group in
                 for symbol in chunk {
                     group.addTask { await chart(symbol) }

@@ -7,7 +7,10 @@ extension YahooProvider {
         make: { settings, context in
             AdapterBuild(YahooProvider(name: settings.name, transport: context.http, baseURL: settings.baseURL,
                                        sessionURL: settings.options.string("session_url"),
-                                       userAgent: settings.options.string("user_agent"), now: context.wallClock))
+                                       userAgent: settings.options.string("user_agent"), now: context.wallClock,
+                                       budget: { [budget = context.requestBudget, name = settings.name] in
+                                           try await budget.acquire(for: name)
+                                       }))
         })
 
     /// The keys of a `[providers.NAME]` table of type `yahoo`, with their defaults.

@@ -51,3 +51,10 @@ public final class ProviderRateLimits<C: Clock<Duration>>: Sendable {
         try await limiter(for: name)?.acquire()
     }
 }
+
+extension ProviderRateLimits: ProviderRequestBudget {
+    /// ``acquire(_:)``: the same tokens as the pollers' batches.
+    public func acquire(for provider: String) async throws {
+        try await acquire(provider)
+    }
+}
