@@ -7,10 +7,32 @@ import Testing
 /// (a loopback stand-in, with the cookie and crumb session of the quotes) and sends the
 /// earnings reminder once, not again after a restart.
 @Suite struct CalendarRuleDaemonTests {
-    @Test func anEarningsReminderIsSentOnceAcrossARestart() async throws {
+    /// A loopback Yahoo that hands out the cookie and crumb session of the quotes.
+    static func yahooStandIn() throws -> LoopbackHTTPServer {
         let server = try LoopbackHTTPServer()
         server.route("GET", "/") { _ in LoopbackResponse(status: 404, headers: [HTTPHeader("Set-Cookie", "A3=cookie; Path=/")]) }
         server.route("GET", "/v1/test/getcrumb") { _ in .text("haT3oykhHqZ") }
+        return server
+    }
+
+    /// The main file: the stand-in as the `yahoo` provider (and, with `nasdaq`, as a provider
+    /// of type `nasdaq` too), a console sink.
+    static func mainFile(_ server: LoopbackHTTPServer, nasdaq: Bool = false) -> String {
+        """
+        state = "state/pricewatch.db"
+        [providers.yahoo]
+        type = "yahoo"
+        base_url = "\(server.baseURL)"
+        session_url = "\(server.baseURL)/"
+        """ + (nasdaq ? "\n[providers.nasdaq]\ntype = \"nasdaq\"\nbase_url = \"\(server.baseURL)\"" : "") + """
+
+        [sinks.console]
+        type = "stdout"
+        """
+    }
+
+    @Test func anEarningsReminderIsSentOnceAcrossARestart() async throws {
+        let server = try Self.yahooStandIn()
         // Earnings tomorrow (UTC): with `before = "2d"` the reminder is due already.
         let tomorrow = CivilDate(utcDateOf: Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000))
         let answer = #"{"quoteSummary":{"result":[{"calendarEvents":{"maxAge":1,"earnings":{"earningsDate":[{"raw":0,"fmt":"\#(tomorrow)"}],"#
@@ -26,15 +48,7 @@ import Testing
             event = "earnings"
             before = "2d"
             """)
-        try directory.write("pricewatch.toml", """
-            state = "state/pricewatch.db"
-            [providers.yahoo]
-            type = "yahoo"
-            base_url = "\(server.baseURL)"
-            session_url = "\(server.baseURL)/"
-            [sinks.console]
-            type = "stdout"
-            """)
+        try directory.write("pricewatch.toml", Self.mainFile(server))
         let first = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml", "--log-level", "debug"], directory: directory.path)
         try await first.waitForOutput("the earnings reminder") { lines in lines.contains { $0.contains("Earnings of NVDA on \(tomorrow)") } }
         #expect(try await first.stop() == 0)
@@ -64,9 +78,7 @@ import Testing
     /// ex-dividend day with its amount, each reminded once with what Nasdaq says of it, and
     /// Yahoo's failing calendar failing nothing else.
     @Test func nasdaqsSplitAndDividendRemindersCarryTheRatioAndTheAmount() async throws {
-        let server = try LoopbackHTTPServer()
-        server.route("GET", "/") { _ in LoopbackResponse(status: 404, headers: [HTTPHeader("Set-Cookie", "A3=cookie; Path=/")]) }
-        server.route("GET", "/v1/test/getcrumb") { _ in .text("haT3oykhHqZ") }
+        let server = try Self.yahooStandIn()
         server.route("GET", "/v10/finance/quoteSummary/NVDA") { _ in .text("<html>busy</html>", status: 503) }
         let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
         let tomorrow = CivilDate(utcDateOf: Timestamp(milliseconds: now.milliseconds + 86_400_000))
@@ -96,18 +108,7 @@ import Testing
             event = "ex_dividend"
             before = "2d"
             """)
-        try directory.write("pricewatch.toml", """
-            state = "state/pricewatch.db"
-            [providers.yahoo]
-            type = "yahoo"
-            base_url = "\(server.baseURL)"
-            session_url = "\(server.baseURL)/"
-            [providers.nasdaq]
-            type = "nasdaq"
-            base_url = "\(server.baseURL)"
-            [sinks.console]
-            type = "stdout"
-            """)
+        try directory.write("pricewatch.toml", Self.mainFile(server, nasdaq: true))
         let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml", "--log-level", "debug"], directory: directory.path)
         try await daemon.waitForOutput("both reminders") { lines in lines.filter { $0.hasPrefix("EVENT ") }.count >= 2 }
         #expect(try await daemon.stop() == 0)
