@@ -87,7 +87,7 @@ public enum NasdaqCalendarDecoder {
         let rows = (data.dividends?.value?.rows?.value ?? []).compactMap(\.value)
         var events: [CompanyEvent] = []
         for row in rows.prefix(dividendRows) {
-            guard row.type.text.map({ $0.lowercased() == "cash" }) ?? true, let amount = dollars(row.amount.text) else { continue }
+            guard row.type.text.map({ $0.lowercased() == "cash" }) ?? true, let amount = NasdaqDecoder.dollars(row.amount.text) else { continue }
             let currency = row.currency.text.flatMap(currencyCode) ?? "USD"
             for (kind, field) in [(EventKind.exDividend, row.exOrEffDate), (.dividendPayment, row.paymentDate)] {
                 guard let date = usDate(field.text), !events.contains(where: { $0.kind == kind && $0.date == date }) else { continue }
@@ -146,13 +146,6 @@ public enum NasdaqCalendarDecoder {
               let month = Int(parts[0]), let day = Int(parts[1]), let year = Int(parts[2]),
               (1900...2999).contains(year) else { return nil }
         return CivilDate(year: year, month: month, day: day)
-    }
-
-    /// `"$0.26"` as 0.26; nil unless a positive amount.
-    static func dollars(_ text: String?) -> ExactDecimal? {
-        guard var text = text?.trimmingCharacters(in: " "), text.utf8.count <= 24 else { return nil }
-        if text.hasPrefix("$") { text.removeFirst() }
-        return ProviderPrice.positive(text.replacingOccurrences(of: ",", with: ""))
     }
 
     /// `"$2.35"` as 2.35, `"($0.12)"` as -0.12; nil for `"N/A"`, `""` and anything else.
