@@ -65,7 +65,7 @@ import Testing
         let hourAgo = Timestamp(milliseconds: now.milliseconds - 3_600_000)
         func plus(_ base: Timestamp, _ seconds: Int64) -> String { Timestamp(milliseconds: base.milliseconds + seconds * 1000).rfc3339 }
 
-        let result = try CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--since", "1d"], in: directory.path)
+        let result = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--since", "1d"], in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.isEmpty)
         #expect(result.outputLines == [
@@ -76,7 +76,7 @@ import Testing
             "  stdout/ops: dead (1 attempt): HTTP 404 Not Found",
             "  gone: dead (1 attempt): no sink named 'gone' in the configuration",
         ])
-        let all = try CommandRunner.run(["alerts", "--config", "pricewatch.toml"], in: directory.path)
+        let all = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml"], in: directory.path)
         #expect(all.outputLines.filter { !$0.hasPrefix(" ") }.count == 3)
     }
 
@@ -88,7 +88,7 @@ import Testing
         let hourAgo = Timestamp(milliseconds: now.milliseconds - 3_600_000)
         func plus(_ base: Timestamp, _ seconds: Int64) -> String { Timestamp(milliseconds: base.milliseconds + seconds * 1000).rfc3339 }
 
-        let result = try CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--since", "2h", "--format", "json"], in: directory.path)
+        let result = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--since", "2h", "--format", "json"], in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines.count == 2)
         #expect(result.outputLines.first == """
@@ -119,7 +119,7 @@ import Testing
         // A delivery is marked delivered just after its line is printed: wait for the log to say so.
         var listed: [[String: Any]] = []
         try await waitUntil("`alerts` to list two delivered alerts (listed: \(listed))") {
-            let result = try CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+            let result = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
             #expect(result.status == 0, "\(result.standardError)")
             listed = result.outputLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             let states = listed.flatMap { ($0["deliveries"] as? [[String: Any]]) ?? [] }.compactMap { $0["status"] as? String }
@@ -130,19 +130,19 @@ import Testing
         #expect(try await daemon.stop() == 0)
     }
 
-    @Test func usageAndMissingDatabaseErrors() throws {
+    @Test func usageAndMissingDatabaseErrors() async throws {
         let directory = try TemporaryDirectory()
         try Self.writeConfiguration(in: directory)
-        let badSince = try CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--since", "yesterday"], in: directory.path)
+        let badSince = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--since", "yesterday"], in: directory.path)
         #expect(badSince.status == 64)
         #expect(badSince.standardError.contains("--since"))
 
-        let missing = try CommandRunner.run(["alerts", "--config", "pricewatch.toml"], in: directory.path)
+        let missing = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml"], in: directory.path)
         #expect(missing.status == 1)
         #expect(missing.errorLines == ["error: state database \(directory.file("state/pricewatch.db")): cannot open: no such file (the daemon creates it when it first starts)"])
         #expect(!FileManager.default.fileExists(atPath: directory.file("state")))
 
-        let noConfig = try CommandRunner.run(["alerts", "--config", "nowhere.toml"], in: directory.path)
+        let noConfig = try await CommandRunner.run(["alerts", "--config", "nowhere.toml"], in: directory.path)
         #expect(noConfig.status == 1)
         #expect(noConfig.errorLines.first?.hasPrefix("nowhere.toml: error: cannot read the configuration file") == true)
     }

@@ -18,49 +18,49 @@ import Testing
         try await AlertsCommandTests.seed(directory.file("state/pricewatch.db"), now: now)
     }
 
-    func run(_ arguments: [String]) throws -> CommandRunner.Result {
-        try CommandRunner.run(arguments, in: directory.path)
+    func run(_ arguments: [String]) async throws -> CommandRunner.Result {
+        try await CommandRunner.run(arguments, in: directory.path)
     }
 
-    @Test func rulesSymbolAndStatusFilterInTheStore() throws {
-        let rule = try run(["alerts", "--config", "pricewatch.toml", "--rule", "aapl-fall"])
+    @Test func rulesSymbolAndStatusFilterInTheStore() async throws {
+        let rule = try await run(["alerts", "--config", "pricewatch.toml", "--rule", "aapl-fall"])
         #expect(rule.status == 0, "\(rule.standardError)")
         #expect(rule.outputLines.filter { !$0.hasPrefix(" ") }.map { $0.hasSuffix("[id-hour]") } == [true])
 
-        let dead = try run(["alerts", "--config", "pricewatch.toml", "--status", "dead"])
+        let dead = try await run(["alerts", "--config", "pricewatch.toml", "--status", "dead"])
         #expect(dead.outputLines == [
             "\(now.rfc3339) aapl-200 AAPL 225.70 USD above 200 [id-now]",
             "  stdout/ops: dead (1 attempt): HTTP 404 Not Found",
             "  gone: dead (1 attempt): no sink named 'gone' in the configuration",
         ])
-        let pending = try run(["alerts", "--config", "pricewatch.toml", "--status", "pending", "--format", "json"])
+        let pending = try await run(["alerts", "--config", "pricewatch.toml", "--status", "pending", "--format", "json"])
         #expect(pending.outputLines.count == 1)
         #expect(pending.outputLines.first?.contains(#""id":"id-hour""#) == true)
         #expect(pending.outputLines.first?.contains(#""status":"delivered""#) == false)
 
-        let symbol = try run(["alerts", "--config", "pricewatch.toml", "--symbol", "MSFT"])
+        let symbol = try await run(["alerts", "--config", "pricewatch.toml", "--symbol", "MSFT"])
         #expect(symbol.status == 0)
         #expect(symbol.outputLines == ["no alerts for MSFT in the alert log"])
 
-        let bad = try run(["alerts", "--config", "pricewatch.toml", "--status", "lost"])
+        let bad = try await run(["alerts", "--config", "pricewatch.toml", "--status", "lost"])
         #expect(bad.status == 64)
     }
 
-    @Test func noAlertsSinceSaysSo() throws {
+    @Test func noAlertsSinceSaysSo() async throws {
         try directory.write("empty.toml", "state = \"empty/pricewatch.db\"\n[sinks.out]\ntype = \"stdout\"\n")
         let store = try SQLiteAlertStore.open(path: directory.file("empty/pricewatch.db"))
         try store.close()
-        let result = try run(["alerts", "--config", "empty.toml", "--since", "1h"])
+        let result = try await run(["alerts", "--config", "empty.toml", "--since", "1h"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines.count == 1)
         #expect(result.outputLines.first?.hasPrefix("no alerts since ") == true, "\(result.outputLines)")
         let stamp = String(result.outputLines.first?.dropFirst("no alerts since ".count) ?? "")
         #expect(Timestamp(parsing: stamp) != nil && stamp.hasSuffix("Z"), "\(stamp)")
-        #expect(try run(["alerts", "--config", "empty.toml", "--format", "json"]).standardOutput.isEmpty)
+        #expect(try await run(["alerts", "--config", "empty.toml", "--format", "json"]).standardOutput.isEmpty)
     }
 
-    @Test func csvHasAHeaderAndOneRowPerDelivery() throws {
-        let result = try run(["alerts", "--config", "pricewatch.toml", "--format", "csv", "--rule", "aapl-200", "--since", "1h"])
+    @Test func csvHasAHeaderAndOneRowPerDelivery() async throws {
+        let result = try await run(["alerts", "--config", "pricewatch.toml", "--format", "csv", "--rule", "aapl-200", "--since", "1h"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines == [
             "alert_id,time,rule,symbol,provider,price,currency,condition,sink,identity,status,attempts,queued_at,next_attempt_at,delivered_at,last_error",
@@ -105,7 +105,7 @@ import Testing
             now: now))
         try store.close()
 
-        let json = try run(["rules", "--config", "pricewatch.toml", "--format", "json"])
+        let json = try await run(["rules", "--config", "pricewatch.toml", "--format", "json"])
         #expect(json.status == 0, "\(json.standardError)")
         let objects = json.outputLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(objects.count == 5, "\(json.outputLines)")
@@ -126,7 +126,7 @@ import Testing
         #expect(object("off", "AAPL")?["state"] as? String == "disabled")
         #expect(object("old", "AAPL")?["state"] as? String == "expired")
 
-        let text = try run(["status", "--config", "pricewatch.toml"])
+        let text = try await run(["status", "--config", "pricewatch.toml"])
         #expect(text.status == 0, "\(text.standardError)")
         #expect(text.outputLines.first?.hasPrefix("RULE ") == true)
         #expect(text.outputLines.count == 6)
@@ -134,9 +134,9 @@ import Testing
     }
 
     /// Next to a running daemon: the database is opened read-only while the daemon writes.
-    @Test func rulesWorksWithoutAStateDatabase() throws {
+    @Test func rulesWorksWithoutAStateDatabase() async throws {
         try directory.write("fresh.toml", "state = \"fresh/pricewatch.db\"\n[providers.replay]\ntype = \"replay\"\nfile = \"prices.csv\"\n[sinks.out]\ntype = \"stdout\"\n")
-        let result = try run(["rules", "--config", "fresh.toml"])
+        let result = try await run(["rules", "--config", "fresh.toml"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines.count == 2)
         #expect(result.outputLines.last?.hasPrefix("aapl-200  AAPL    armed") == true, "\(result.outputLines)")

@@ -25,8 +25,8 @@ import Testing
         return result
     }
 
-    @Test func jsonLinesMatchTheReferenceOnTheAAPLSession() throws {
-        let result = try CommandRunner.run(["backtest", "--rules", "demo/rules.d", "--data", "demo/data/aapl-1m-2024-10-02.csv", "--format", "json"])
+    @Test func jsonLinesMatchTheReferenceOnTheAAPLSession() async throws {
+        let result = try await CommandRunner.run(["backtest", "--rules", "demo/rules.d", "--data", "demo/data/aapl-1m-2024-10-02.csv", "--format", "json"])
         #expect(result.status == 0)
         let expected = try Self.golden("aapl-demo.expected")
         #expect(result.outputLines.count == expected.count)
@@ -46,8 +46,8 @@ import Testing
         #expect(result.errorLines == ["backtest: 389 rows, 7 rules, 2723 evaluations, 13 alerts"])
     }
 
-    @Test func percentRulesCarryBaseAndChange() throws {
-        let result = try CommandRunner.run(["backtest", "--rules", "demo/rules.d", "--data", "demo/data/aapl-1m-2024-10-02.csv", "--format", "json"])
+    @Test func percentRulesCarryBaseAndChange() async throws {
+        let result = try await CommandRunner.run(["backtest", "--rules", "demo/rules.d", "--data", "demo/data/aapl-1m-2024-10-02.csv", "--format", "json"])
         let fall = try #require(result.outputLines.first { $0.contains("\"rule\":\"aapl-fall-1pct\"") })
         #expect(Self.numberLiterals(fall)["base"] == "226.21")
         #expect(Self.numberLiterals(fall)["change"] == "-1.0123")
@@ -58,7 +58,7 @@ import Testing
     /// A rise from a base of one hundred-millionth to billions is a change of about 10^20
     /// percent: more than an exact decimal holds. It is reported as out of range (JSON null,
     /// "change out of range" in text), never clamped to ~92 billion.
-    @Test func aChangeTooLargeForAnExactDecimalIsOutOfRangeNotSaturated() throws {
+    @Test func aChangeTooLargeForAnExactDecimalIsOutOfRangeNotSaturated() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("rules.toml", """
             [[rule]]
@@ -70,19 +70,19 @@ import Testing
             symbol,time,price,previous_close
             X,2024-10-02T14:00:00Z,90000000000,0.00000001
             """)
-        let json = try CommandRunner.run(["backtest", "--rules", directory.file("rules.toml"), "--data", directory.file("prices.csv"), "--format", "json"])
+        let json = try await CommandRunner.run(["backtest", "--rules", directory.file("rules.toml"), "--data", directory.file("prices.csv"), "--format", "json"])
         #expect(json.status == 0, "\(json.standardError)")
         let line = try #require(json.outputLines.first, "no alert: \(json.standardError)")
         #expect(line.contains("\"change\":null"), "\(line)")
         #expect(Self.numberLiterals(line)["base"] == "0.00000001")
-        let text = try CommandRunner.run(["backtest", "--rules", directory.file("rules.toml"), "--data", directory.file("prices.csv")])
+        let text = try await CommandRunner.run(["backtest", "--rules", directory.file("rules.toml"), "--data", directory.file("prices.csv")])
         #expect(text.outputLines.count == 1)
         #expect(text.outputLines.first?.hasSuffix("(base 0.00000001, change out of range)") == true, "\(text.outputLines)")
         #expect(!text.standardOutput.contains("92233720368"))
     }
 
-    @Test func textOutputHasOneLinePerAlertInFiringOrder() throws {
-        let result = try CommandRunner.run(["backtest", "--rules", "Tests/Fixtures/backtest/monthly.toml", "--data", "demo/data/stocks-monthly-2000-2010.csv"])
+    @Test func textOutputHasOneLinePerAlertInFiringOrder() async throws {
+        let result = try await CommandRunner.run(["backtest", "--rules", "Tests/Fixtures/backtest/monthly.toml", "--data", "demo/data/stocks-monthly-2000-2010.csv"])
         #expect(result.status == 0)
         let expected = try Self.golden("monthly.expected")
         #expect(result.outputLines.count == expected.count)
@@ -93,7 +93,7 @@ import Testing
         }
     }
 
-    @Test func malformedRowsAreAllReportedWithFileAndLineAndNothingIsPrinted() throws {
+    @Test func malformedRowsAreAllReportedWithFileAndLineAndNothingIsPrinted() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("prices.csv", """
             symbol,time,price,previous_close
@@ -105,7 +105,7 @@ import Testing
             AAPL,2024-10-02T13:35:00Z,1.123456789,226.21
             """)
         try directory.write("rules.toml", "[[rule]]\nid = \"a\"\nsymbol = \"AAPL\"\nabove = 1\n")
-        let result = try CommandRunner.run(["backtest", "--rules", "rules.toml", "--data", "prices.csv"], in: directory.path)
+        let result = try await CommandRunner.run(["backtest", "--rules", "rules.toml", "--data", "prices.csv"], in: directory.path)
         #expect(result.status == 1)
         #expect(result.standardOutput.isEmpty)
         #expect(result.errorLines == [
@@ -117,7 +117,7 @@ import Testing
         ])
     }
 
-    @Test func rowsOutOfOrderAreProcessedInTimeOrder() throws {
+    @Test func rowsOutOfOrderAreProcessedInTimeOrder() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("prices.csv", """
             time,price,symbol
@@ -126,13 +126,13 @@ import Testing
             1727875860,9,X
             """)
         try directory.write("rules.toml", "[[rule]]\nid = \"x\"\nsymbol = \"X\"\ncrosses = 10\n")
-        let result = try CommandRunner.run(["backtest", "--rules", "rules.toml", "--data", "prices.csv"], in: directory.path)
+        let result = try await CommandRunner.run(["backtest", "--rules", "rules.toml", "--data", "prices.csv"], in: directory.path)
         #expect(result.status == 0)
         #expect(result.outputLines == ["2024-10-02T13:32:00Z x X 12.00 crosses 10 (up)"])
     }
 
-    @Test func aMissingDataFileIsAnError() throws {
-        let result = try CommandRunner.run(["backtest", "--rules", "demo/rules.d", "--data", "no/such.csv"])
+    @Test func aMissingDataFileIsAnError() async throws {
+        let result = try await CommandRunner.run(["backtest", "--rules", "demo/rules.d", "--data", "no/such.csv"])
         #expect(result.status == 1)
         #expect(result.errorLines == ["no/such.csv: error: cannot read the price data: no such file"])
     }

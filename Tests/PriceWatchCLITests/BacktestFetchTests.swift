@@ -6,7 +6,7 @@ import Testing
 /// endpoint (Binance klines on a loopback server) gives the alerts the same prices give from a
 /// file.
 @Suite struct BacktestFetchTests {
-    @Test func fetchedHistoryGivesTheAlertsOfTheSameFile() throws {
+    @Test func fetchedHistoryGivesTheAlertsOfTheSameFile() async throws {
         // The real AAPL session of 2024-10-02, moved to yesterday (whole days keep every bar's
         // alignment), served as one-minute klines.
         let text = try String(contentsOfFile: RepositoryFiles.path("demo/data/aapl-1m-2024-10-02.csv"), encoding: .utf8)
@@ -30,11 +30,11 @@ import Testing
             type = "stdout"
             """)
         let rules = RepositoryFiles.path("Tests/Fixtures/indicators/minute.toml")
-        let fetched = try CommandRunner.run(["backtest", "--rules", rules, "--symbol", "AAPL", "--since", "7d",
-                                             "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        let fetched = try await CommandRunner.run(["backtest", "--rules", rules, "--symbol", "AAPL", "--since", "7d",
+                                                   "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
         #expect(fetched.status == 0, "\(fetched.standardError)")
         #expect(fetched.errorLines.first == "backtest: AAPL: 389 1m candles from provider 'binance'")
-        let fromFile = try CommandRunner.run(["backtest", "--rules", rules, "--data", "demo/data/aapl-1m-2024-10-02.csv", "--format", "json"])
+        let fromFile = try await CommandRunner.run(["backtest", "--rules", rules, "--data", "demo/data/aapl-1m-2024-10-02.csv", "--format", "json"])
         // Klines carry no previous close: the rule that falls from it cannot fire on them.
         let expected = try fromFile.outputLines.compactMap { line -> String? in
             let alert = try Self.object(line)
@@ -50,13 +50,13 @@ import Testing
         #expect(server.requests(path: "/api/v3/klines").count == 1)
     }
 
-    @Test func dataAndSymbolAreExclusiveAndSinceIsChecked() throws {
-        let both = try CommandRunner.run(["backtest", "--rules", "demo/rules.d", "--data", "x.csv", "--symbol", "AAPL"])
+    @Test func dataAndSymbolAreExclusiveAndSinceIsChecked() async throws {
+        let both = try await CommandRunner.run(["backtest", "--rules", "demo/rules.d", "--data", "x.csv", "--symbol", "AAPL"])
         #expect(both.status == 64)
         #expect(both.standardError.contains("--data and --symbol are both given"))
-        let neither = try CommandRunner.run(["backtest", "--rules", "demo/rules.d"])
+        let neither = try await CommandRunner.run(["backtest", "--rules", "demo/rules.d"])
         #expect(neither.standardError.contains("expected --data FILE or --symbol SYMBOL"))
-        let span = try CommandRunner.run(["backtest", "--rules", "demo/rules.d", "--symbol", "AAPL", "--since", "2 years"])
+        let span = try await CommandRunner.run(["backtest", "--rules", "demo/rules.d", "--symbol", "AAPL", "--since", "2 years"])
         #expect(span.standardError.contains("--since: expected a span such as '30d', '12w', '6mo' or '2y', found '2 years'"))
     }
 

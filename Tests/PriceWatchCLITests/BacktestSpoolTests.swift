@@ -12,7 +12,7 @@ import Testing
         return "symbol,time,price\n" + indexes.map { "X,\(1_727_875_800 + $0 * 60),\($0 % 2 == 0 ? "9" : "11")" }.joined(separator: "\n") + "\n"
     }
 
-    @Test func outputLargerThanTheMemorySpoolComesOutWholeAndInOrder() throws {
+    @Test func outputLargerThanTheMemorySpoolComesOutWholeAndInOrder() async throws {
         let directory = try TemporaryDirectory()
         let count = 30_000
         try directory.write("rules.toml", "[[rule]]\nid = \"x\"\nsymbol = \"X\"\ncrosses = 10\n")
@@ -23,8 +23,8 @@ import Testing
         lateDisorder.append("X,\(1_727_875_800 - 60),11")
         try directory.write("late.csv", lateDisorder.joined(separator: "\n") + "\n")
 
-        let ordered = try CommandRunner.run(["backtest", "--rules", "rules.toml", "--data", "ordered.csv", "--format", "json"],
-                                            in: directory.path)
+        let ordered = try await CommandRunner.run(["backtest", "--rules", "rules.toml", "--data", "ordered.csv", "--format", "json"],
+                                                  in: directory.path)
         #expect(ordered.status == 0, "\(ordered.standardError)")
         #expect(ordered.standardOutput.utf8.count > 4 << 20, "the output should exceed the in-memory spool")
         let lines = ordered.outputLines
@@ -34,8 +34,8 @@ import Testing
         #expect(times == count - 1)
         #expect(lines.first?.contains("2024-10-02T13:31:00Z") == true && lines.last?.contains("\"price\":") == true)
 
-        let late = try CommandRunner.run(["backtest", "--rules", "rules.toml", "--data", "late.csv", "--format", "json"],
-                                         in: directory.path)
+        let late = try await CommandRunner.run(["backtest", "--rules", "rules.toml", "--data", "late.csv", "--format", "json"],
+                                               in: directory.path)
         #expect(late.status == 0, "\(late.standardError)")
         // Sorted, the extra row (11, a minute before the others) comes first: the side it records
         // is up, so the first 9 crosses down and every row after fires: one alert more.

@@ -16,7 +16,7 @@ import Testing
     ]
 
     @Test(arguments: files.map(\.name))
-    func checkRefusesWhatMarketRefuses(name: String) throws {
+    func checkRefusesWhatMarketRefuses(name: String) async throws {
         let file = try #require(Self.files.first { $0.name == name })
         let directory = try TemporaryDirectory()
         try directory.write("pricewatch.toml", "")
@@ -24,11 +24,11 @@ import Testing
         try directory.write("calendars.d/\(name).toml", file.text)
         let environment = ["PRICEWATCH_CALENDARS": RepositoryFiles.path("calendars")]
 
-        let market = try CommandRunner.run(["market", "--config", "pricewatch.toml"], in: directory.path, environment: environment)
+        let market = try await CommandRunner.run(["market", "--config", "pricewatch.toml"], in: directory.path, environment: environment)
         let marketErrors = market.errorLines.filter { $0.contains("\(name).toml") && $0.contains("error") }
         #expect(!marketErrors.isEmpty, "market: \(market.standardError)")
 
-        let check = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path, environment: environment)
+        let check = try await CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path, environment: environment)
         #expect(check.status == 1, "check passed a file market refuses: \(check.standardOutput) \(check.standardError)")
         let checkErrors = check.errorLines.filter { $0.contains("\(name).toml") && $0.contains("error") }
         #expect(!checkErrors.isEmpty, "\(check.standardError)")

@@ -57,11 +57,11 @@ import Testing
         #expect(reminders.first?.contains("NVDA: Earnings of NVDA on \(tomorrow) (EPS estimate 0.66)") == true, "\(reminders)")
 
         // What the daemon read, as `pricewatch events` lists it.
-        let listed = try CommandRunner.run(["events", "--config", "pricewatch.toml", "NVDA", "ASML"], in: directory.path)
+        let listed = try await CommandRunner.run(["events", "--config", "pricewatch.toml", "NVDA", "ASML"], in: directory.path)
         #expect(listed.status == 0, "\(listed.standardError)")
         #expect(listed.outputLines == ["\(tomorrow)  NVDA  earnings of NVDA on \(tomorrow) (EPS estimate 0.66)  [yahoo]",
                                        "no events known for ASML"])
-        let json = try CommandRunner.run(["events", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        let json = try await CommandRunner.run(["events", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
         #expect(json.outputLines == [#"{"symbol":"NVDA","event":"earnings","date":"\#(tomorrow)","last_date":null,"estimate":0.66,"#
             + #""moved_from":null,"timing":null,"amount":null,"currency":null,"ratio":null,"source":"yahoo"}"#])
 

@@ -5,21 +5,21 @@ import Testing
 /// `pricewatch check` end to end: the built binary, its output and its exit codes.
 @Suite struct CheckCommandTests {
     @Test(arguments: ["etc/pricewatch/pricewatch.toml", "demo/pricewatch.toml"])
-    func bundledConfigurationsPass(path: String) throws {
-        let result = try CommandRunner.run(["check", "--config", path])
+    func bundledConfigurationsPass(path: String) async throws {
+        let result = try await CommandRunner.run(["check", "--config", path])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines.count == 1)
         #expect(result.outputLines.first?.hasPrefix("\(path): ok: ") == true)
         #expect(result.standardError.isEmpty)
     }
 
-    @Test func configPathComesFromTheEnvironmentWhenNotGiven() throws {
-        let result = try CommandRunner.run(["check"], environment: ["PRICEWATCH_CONFIG": "demo/pricewatch.toml"])
+    @Test func configPathComesFromTheEnvironmentWhenNotGiven() async throws {
+        let result = try await CommandRunner.run(["check"], environment: ["PRICEWATCH_CONFIG": "demo/pricewatch.toml"])
         #expect(result.status == 0)
         #expect(result.standardOutput == "demo/pricewatch.toml: ok: 7 rules on 1 symbol, 1 provider, 1 sink\n")
     }
 
-    @Test func everyErrorOfEveryFileIsReportedAndTheExitCodeIsOne() throws {
+    @Test func everyErrorOfEveryFileIsReportedAndTheExitCodeIsOne() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("pricewatch.toml", """
             interval = "1m"
@@ -44,7 +44,7 @@ import Testing
             rise = 5
             rearm = 6
             """)
-        let result = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
+        let result = try await CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
         #expect(result.status == 1)
         #expect(result.standardOutput.isEmpty)
         let errors = result.errorLines
@@ -54,7 +54,7 @@ import Testing
         #expect(errors.allSatisfy { $0.contains(": error: ") })
     }
 
-    @Test func aMalformedReplayFileIsAnErrorNamingItsLine() throws {
+    @Test func aMalformedReplayFileIsAnErrorNamingItsLine() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("pricewatch.toml", """
             [providers.replay]
@@ -65,14 +65,14 @@ import Testing
             """)
         try directory.write("prices.csv", "symbol,time,price\nAAPL,2024-10-02,225.70\nAAPL,yesterday,225.70\n")
         try directory.write("rules.d/a.toml", "[[rule]]\nid = \"a\"\nsymbol = \"AAPL\"\nabove = 1\n")
-        let result = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
+        let result = try await CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
         #expect(result.status == 1)
         #expect(result.errorLines.count == 1)
         #expect(result.errorLines.first?.hasPrefix("\(directory.path)/prices.csv:3:6: error: symbol AAPL: expected a time") == true,
                 "\(result.errorLines)")
     }
 
-    @Test func aSymbolNotInTheProvidersFormIsAWarningWithItsSpelling() throws {
+    @Test func aSymbolNotInTheProvidersFormIsAWarningWithItsSpelling() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("pricewatch.toml", """
             provider = "yahoo"
@@ -102,7 +102,7 @@ import Testing
             symbol = "aapl"
             above = 1
             """)
-        let result = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
+        let result = try await CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
         #expect(result.status == 0, "warnings only: \(result.standardError)")
         #expect(result.errorLines == [
             "rules.d/a.toml:3:1: warning: rule 'lower': symbol: expected a symbol as provider 'yahoo' (yahoo) writes it "
@@ -116,7 +116,7 @@ import Testing
         ], "\(result.errorLines)")
     }
 
-    @Test func aRuleFileGivenAsTheMainFileSaysWhichFileIsTheMainOne() throws {
+    @Test func aRuleFileGivenAsTheMainFileSaysWhichFileIsTheMainOne() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("pricewatch.toml", """
             [providers.replay]
@@ -127,7 +127,7 @@ import Testing
             """)
         try directory.write("prices.csv", "symbol,time,price\nAAPL,2024-10-02,225.70\n")
         try directory.write("rules.d/a.toml", "[[rule]]\nid = \"a\"\nsymbol = \"AAPL\"\nabove = 1\n")
-        let result = try CommandRunner.run(["check", "--config", "rules.d/a.toml"], in: directory.path)
+        let result = try await CommandRunner.run(["check", "--config", "rules.d/a.toml"], in: directory.path)
         #expect(result.status == 1)
         #expect(result.errorLines == [
             "rules.d/a.toml: error: expected the main file (providers, sinks and 'rules', the directory of the rule files), "
@@ -135,16 +135,16 @@ import Testing
         ], "\(result.errorLines)")
         // A main file above whose rules are elsewhere is not named: what the main file is.
         try directory.write("elsewhere/a.toml", "[[rule]]\nid = \"a\"\nsymbol = \"AAPL\"\nabove = 1\n")
-        let alone = try CommandRunner.run(["check", "--config", directory.file("elsewhere/a.toml")], in: directory.path)
+        let alone = try await CommandRunner.run(["check", "--config", directory.file("elsewhere/a.toml")], in: directory.path)
         #expect(alone.status == 1)
         #expect(alone.errorLines.count == 1)
         #expect(alone.errorLines.first?.hasSuffix("give the main file instead, the one whose 'rules' (default \"rules.d\") names the "
                                                   + "directory of this file") == true, "\(alone.errorLines)")
     }
 
-    @Test func usageErrorsExitWith64() throws {
-        #expect(try CommandRunner.run(["check", "--no-such-flag"]).status == 64)
-        #expect(try CommandRunner.run(["backtest", "--rules", "demo/rules.d"]).status == 64)
-        #expect(try CommandRunner.run(["no-such-command"]).status == 64)
+    @Test func usageErrorsExitWith64() async throws {
+        #expect(try await CommandRunner.run(["check", "--no-such-flag"]).status == 64)
+        #expect(try await CommandRunner.run(["backtest", "--rules", "demo/rules.d"]).status == 64)
+        #expect(try await CommandRunner.run(["no-such-command"]).status == 64)
     }
 }

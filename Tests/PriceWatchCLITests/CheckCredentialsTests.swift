@@ -23,32 +23,32 @@ import Testing
         try directory.write("units/empty/README", "no unit here\n")
     }
 
-    func check(_ extra: [String] = [], environment: [String: String] = [:]) throws -> CommandRunner.Result {
+    func check(_ extra: [String] = [], environment: [String: String] = [:]) async throws -> CommandRunner.Result {
         var env = environment
         env["CREDENTIALS_DIRECTORY"] = env["CREDENTIALS_DIRECTORY"] ?? ""
-        return try CommandRunner.run(["check", "--config", "pricewatch.toml"] + extra, in: directory.path, environment: env)
+        return try await CommandRunner.run(["check", "--config", "pricewatch.toml"] + extra, in: directory.path, environment: env)
     }
 
     static var isRoot: Bool { geteuid() == 0 }
 
-    @Test func theCredentialsDirectoryOptionProvidesTheCredential() throws {
-        let result = try check(["--credentials-directory", directory.file("credentials")],
-                               environment: ["SYSTEMD_UNIT_PATH": directory.file("units/empty")])
+    @Test func theCredentialsDirectoryOptionProvidesTheCredential() async throws {
+        let result = try await check(["--credentials-directory", directory.file("credentials")],
+                                     environment: ["SYSTEMD_UNIT_PATH": directory.file("units/empty")])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines == ["pricewatch.toml: ok: 1 rule on 1 symbol, 1 provider, 1 sink"])
         #expect(!result.standardOutput.contains("not-a-real-key") && !result.standardError.contains("not-a-real-key"))
     }
 
-    @Test func aMissingCredentialInTheGivenDirectoryIsAnErrorNamingIt() throws {
+    @Test func aMissingCredentialInTheGivenDirectoryIsAnErrorNamingIt() async throws {
         try directory.write("other/README", "empty\n")
-        let result = try check(["--credentials-directory", directory.file("other")])
+        let result = try await check(["--credentials-directory", directory.file("other")])
         #expect(result.status == 1)
         #expect(result.standardError.contains("credential 'finnhub-key'"), "\(result.standardError)")
         #expect(result.standardError.contains(directory.file("other/finnhub-key")), "\(result.standardError)")
     }
 
     @Test(.enabled(if: isRoot, "reading the unit's credentials is for root"))
-    func rootReadsTheDirectoryOfTheInstalledUnitsLoadCredentialLines() throws {
+    func rootReadsTheDirectoryOfTheInstalledUnitsLoadCredentialLines() async throws {
         try directory.write("units/with/pricewatch.service", """
             [Unit]
             Description=test
@@ -57,7 +57,7 @@ import Testing
             LoadCredential=finnhub-key:\(directory.file("credentials/finnhub-key"))
             LoadCredential=smtp-password:\(directory.file("credentials/smtp-password"))
             """)
-        let result = try check(environment: ["SYSTEMD_UNIT_PATH": directory.file("units/with")])
+        let result = try await check(environment: ["SYSTEMD_UNIT_PATH": directory.file("units/with")])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines == ["pricewatch.toml: ok: 1 rule on 1 symbol, 1 provider, 1 sink"])
     }
@@ -65,7 +65,7 @@ import Testing
     /// Credentials from files that are not `DIR/NAME` of one directory (a drop-in moved one):
     /// they are linked into a private directory, removed when the command ends.
     @Test(.enabled(if: isRoot, "reading the unit's credentials is for root"))
-    func rootFollowsADropInThatMovesOneCredential() throws {
+    func rootFollowsADropInThatMovesOneCredential() async throws {
         try directory.write("units/with/pricewatch.service", """
             [Service]
             LoadCredential=finnhub-key:/nonexistent/finnhub-key
@@ -76,19 +76,19 @@ import Testing
             LoadCredential=finnhub-key:\(directory.file("elsewhere/key.txt"))
             """)
         let before = try Set(FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()))
-        let result = try check(environment: ["SYSTEMD_UNIT_PATH": directory.file("units/with")])
+        let result = try await check(environment: ["SYSTEMD_UNIT_PATH": directory.file("units/with")])
         #expect(result.status == 0, "\(result.standardError)")
         let after = try Set(FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()))
         #expect(after.subtracting(before).filter { $0.hasPrefix("pricewatch-credentials.") }.isEmpty)
     }
 
     @Test(.enabled(if: isRoot, "reading the unit's credentials is for root"))
-    func aCredentialTheUnitDoesNotLoadIsStillAnError() throws {
+    func aCredentialTheUnitDoesNotLoadIsStillAnError() async throws {
         try directory.write("units/with/pricewatch.service", """
             [Service]
             LoadCredential=smtp-password:\(directory.file("other/smtp-password"))
             """)
-        let result = try check(environment: ["SYSTEMD_UNIT_PATH": directory.file("units/with")])
+        let result = try await check(environment: ["SYSTEMD_UNIT_PATH": directory.file("units/with")])
         #expect(result.status == 1)
         #expect(result.standardError.contains("credential 'finnhub-key'"), "\(result.standardError)")
     }

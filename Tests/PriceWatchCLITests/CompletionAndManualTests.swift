@@ -6,18 +6,18 @@ import Testing
 /// `notify-test` come from the configuration; the manual page lists every command and option
 /// the parser knows, so it cannot drift.
 @Suite struct CompletionAndManualTests {
-    @Test func notifyTestCompletesTheConfiguredSinkNames() throws {
+    @Test func notifyTestCompletesTheConfiguredSinkNames() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("p.toml", "[sinks.alpha]\ntype = \"stdout\"\n[sinks.beta]\ntype = \"webhook\"\nurl = \"http://127.0.0.1:9/\"\n")
-        let result = try CommandRunner.run(["---completion", "notify-test", "--", "positional@0", "3", "0",
-                                            "pricewatch", "notify-test", "--config", "p.toml", ""], in: directory.path)
+        let result = try await CommandRunner.run(["---completion", "notify-test", "--", "positional@0", "3", "0",
+                                                  "pricewatch", "notify-test", "--config", "p.toml", ""], in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines == ["alpha", "beta"])
     }
 
     /// Issue 30, item 14: digest names, rule ids, sink names for `requeue` and time zones
     /// complete from the configuration the command line names (a file with no secrets read).
-    @Test func digestsRulesSinksAndTimeZonesComplete() throws {
+    @Test func digestsRulesSinksAndTimeZonesComplete() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("p.toml", """
             [sinks.alpha]
@@ -31,27 +31,27 @@ import Testing
             """)
         try directory.write("rules.d/a.toml", "[[rule]]\nid = \"msft-low\"\nsymbol = \"MSFT\"\nbelow = 1\n"
             + "[[rule]]\nid = \"aapl-high\"\nsymbol = \"AAPL\"\nabove = 1\n")
-        func complete(_ command: [String], _ argument: String, _ words: [String]) throws -> [String] {
+        func complete(_ command: [String], _ argument: String, _ words: [String]) async throws -> [String] {
             let line = ["pricewatch"] + command + ["--config", "p.toml"] + words
-            let result = try CommandRunner.run(["---completion"] + command + ["--", argument, "\(line.count - 1)", "0"] + line,
-                                               in: directory.path)
+            let result = try await CommandRunner.run(["---completion"] + command + ["--", argument, "\(line.count - 1)", "0"] + line,
+                                                     in: directory.path)
             #expect(result.status == 0, "\(command): \(result.standardError)")
             return result.outputLines
         }
-        #expect(try complete(["digest"], "positional@0", [""]) == ["morning", "weekly"])
-        #expect(try complete(["requeue"], "--sink", ["--sink", ""]) == ["alpha", "beta"])
-        #expect(try complete(["silence", "add"], "--rule", ["--rule", ""]) == ["aapl-high", "msft-low"])
-        let zones = try complete(["rules"], "--tz", ["--tz", ""])
+        #expect(try await complete(["digest"], "positional@0", [""]) == ["morning", "weekly"])
+        #expect(try await complete(["requeue"], "--sink", ["--sink", ""]) == ["alpha", "beta"])
+        #expect(try await complete(["silence", "add"], "--rule", ["--rule", ""]) == ["aapl-high", "msft-low"])
+        let zones = try await complete(["rules"], "--tz", ["--tz", ""])
         #expect(zones.first == "market")
         #expect(zones.contains("Europe/London") && zones.contains("America/New_York"), "\(zones.prefix(5))")
     }
 
     /// Issue 30, item 14: the generator knows no aliases; the scripts complete `status` as
     /// `rules` (bash run for real, zsh and fish by what they declare).
-    @Test func theStatusAliasCompletesAsRules() throws {
+    @Test func theStatusAliasCompletesAsRules() async throws {
         let directory = try TemporaryDirectory()
-        let generate = try CommandRunner.run(program: RepositoryFiles.path("scripts/generate-docs"),
-                                             [CommandRunner.executable, directory.path])
+        let generate = try await CommandRunner.run(program: RepositoryFiles.path("scripts/generate-docs"),
+                                                   [CommandRunner.executable, directory.path])
         #expect(generate.status == 0, "\(generate.standardError)")
         let zsh = try String(contentsOfFile: directory.file("_pricewatch"), encoding: .utf8)
         #expect(zsh.contains("'status:Alias of rules: ") && zsh.contains("|rules|status|") && zsh.contains("_pricewatch_status() {"))
@@ -66,21 +66,21 @@ import Testing
             _pricewatch pricewatch "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
             printf '%s\\n' "${COMPREPLY[@]}"
             """)
-        func bash(_ line: String) throws -> [String] {
-            try CommandRunner.run(program: "/bin/bash", [directory.file("complete.sh"), directory.file("pricewatch.bash"), line],
-                                  in: directory.path).outputLines
+        func bash(_ line: String) async throws -> [String] {
+            try await CommandRunner.run(program: "/bin/bash", [directory.file("complete.sh"), directory.file("pricewatch.bash"), line],
+                                        in: directory.path).outputLines
         }
-        #expect(try bash("pricewatch sta") == ["status"])
-        #expect(try bash("pricewatch status --f") == ["--format"])
-        #expect(try bash("pricewatch status --f") == (try bash("pricewatch rules --f")))
+        #expect(try await bash("pricewatch sta") == ["status"])
+        #expect(try await bash("pricewatch status --f") == ["--format"])
+        #expect(try await bash("pricewatch status --f") == (try await bash("pricewatch rules --f")))
     }
 
     /// Issue 30, item 14: `\fI` in a non-raw Python string was a form feed (the page printed
     /// `I/usr/share/pricewatch/calendarsR`); exit status 65 was missing; OPTIONS was empty.
-    @Test func theManualPageHasNoControlCharactersExitStatus65AndOptions() throws {
+    @Test func theManualPageHasNoControlCharactersExitStatus65AndOptions() async throws {
         let directory = try TemporaryDirectory()
-        let generate = try CommandRunner.run(program: RepositoryFiles.path("scripts/generate-docs"),
-                                             [CommandRunner.executable, directory.path])
+        let generate = try await CommandRunner.run(program: RepositoryFiles.path("scripts/generate-docs"),
+                                                   [CommandRunner.executable, directory.path])
         #expect(generate.status == 0, "\(generate.standardError)")
         let page = try String(contentsOfFile: directory.file("pricewatch.1"), encoding: .utf8)
         let control = page.unicodeScalars.filter { $0.value < 0x20 && $0 != "\n" || $0.value == 0x7F }
@@ -97,11 +97,11 @@ import Testing
 
     /// Issue 30, item 14: `make install` installs the man pages and completions as the package
     /// does (BINARY= the test's build, so no release build is made).
-    @Test func makeInstallInstallsTheManPagesAndCompletions() throws {
+    @Test func makeInstallInstallsTheManPagesAndCompletions() async throws {
         let stage = try TemporaryDirectory()
-        let install = try CommandRunner.run(program: "/usr/bin/make",
-                                            ["-s", "install", "DESTDIR=\(stage.path)", "BINARY=\(CommandRunner.executable)"],
-                                            timeout: .seconds(120))
+        let install = try await CommandRunner.run(program: "/usr/bin/make",
+                                                  ["-s", "install", "DESTDIR=\(stage.path)", "BINARY=\(CommandRunner.executable)"],
+                                                  timeout: .seconds(120))
         #expect(install.status == 0, "\(install.standardError)")
         for file in ["/usr/local/share/man/man1/pricewatch.1.gz", "/usr/local/share/man/man5/pricewatch.toml.5.gz",
                      "/usr/local/share/bash-completion/completions/pricewatch", "/usr/local/share/zsh/site-functions/_pricewatch",
@@ -111,14 +111,14 @@ import Testing
         }
         let bash = try String(contentsOfFile: stage.path + "/usr/local/share/bash-completion/completions/pricewatch", encoding: .utf8)
         #expect(!bash.hasPrefix("#!"), "a completion file is sourced, not run")
-        let uninstall = try CommandRunner.run(program: "/usr/bin/make", ["-s", "uninstall", "DESTDIR=\(stage.path)"])
+        let uninstall = try await CommandRunner.run(program: "/usr/bin/make", ["-s", "uninstall", "DESTDIR=\(stage.path)"])
         #expect(uninstall.status == 0, "\(uninstall.standardError)")
         #expect(!FileManager.default.fileExists(atPath: stage.path + "/usr/local/share/man/man1/pricewatch.1.gz"))
     }
 
     @Test(arguments: ["bash", "zsh", "fish"])
-    func completionScriptsCompleteFilesAndValues(shell: String) throws {
-        let result = try CommandRunner.run(["--generate-completion-script", shell])
+    func completionScriptsCompleteFilesAndValues(shell: String) async throws {
+        let result = try await CommandRunner.run(["--generate-completion-script", shell])
         #expect(result.status == 0, "\(result.standardError)")
         // fish writes long options as `-l config`.
         let dashes = shell == "fish" ? "-l '" : "--"
@@ -127,7 +127,7 @@ import Testing
         }
     }
 
-    @Test func theManualPageHasEveryCommandOptionAndTheEnvironment() throws {
+    @Test func theManualPageHasEveryCommandOptionAndTheEnvironment() async throws {
         let directory = try TemporaryDirectory()
         let generate = Process()
         generate.executableURL = URL(fileURLWithPath: RepositoryFiles.path("scripts/generate-docs"))
@@ -136,7 +136,7 @@ import Testing
         generate.waitUntilExit()
         #expect(generate.terminationStatus == 0)
         let page = try String(contentsOfFile: directory.file("pricewatch.1"), encoding: .utf8)
-        let help = try CommandRunner.run(["--experimental-dump-help"])
+        let help = try await CommandRunner.run(["--experimental-dump-help"])
         let tool = try #require(try JSONSerialization.jsonObject(with: Data(help.standardOutput.utf8)) as? [String: Any])
         let command = try #require(tool["command"] as? [String: Any])
         var missing: [String] = []

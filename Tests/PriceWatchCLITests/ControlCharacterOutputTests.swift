@@ -57,19 +57,19 @@ import Testing
             """)
     }
 
-    @Test func checkAndBacktestEscapeASymbolAndAPriceFromTheCSV() throws {
+    @Test func checkAndBacktestEscapeASymbolAndAPriceFromTheCSV() async throws {
         try writeReplayConfiguration()
-        let check = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
+        let check = try await CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
         expectClean(check, "check")
         #expect(check.status != 0, "the file has errors: \(check.standardError)")
         try directory.write("forged.toml", "[[rule]]\nid = \"forged\"\nsymbol = \"AAA\\r\\nALERT forged\"\nabove = 5\n")
         for format in ["text", "json"] {
-            let backtest = try CommandRunner.run(["backtest", "--rules", "forged.toml", "--data", "prices.csv", "--format", format],
-                                                 in: directory.path)
+            let backtest = try await CommandRunner.run(["backtest", "--rules", "forged.toml", "--data", "prices.csv", "--format", format],
+                                                       in: directory.path)
             expectClean(backtest, "backtest --format \(format)")
         }
         try directory.write("clean.csv", "symbol,time,price\n\"AAA\r\nALERT forged\",1727875800,10\nX,1727875800,10\n")
-        let backtest = try CommandRunner.run(["backtest", "--rules", "rules.d", "--data", "clean.csv"], in: directory.path)
+        let backtest = try await CommandRunner.run(["backtest", "--rules", "rules.d", "--data", "clean.csv"], in: directory.path)
         expectClean(backtest, "backtest of a file whose only problem is the symbol")
     }
 
@@ -77,29 +77,29 @@ import Testing
         try writeReplayConfiguration()
         try directory.write("prices.csv", "symbol,time,price\nX,1727875800,10\n\"AAA\r\nALERT forged\",1727875800,10\nX,1727875860,20\n")
         try directory.write("rules.d/y.toml", "[[rule]]\nid = \"forged\"\nsymbol = \"AAA\\r\\nALERT forged\"\nabove = 5\n")
-        let result = try CommandRunner.run(["run", "--config", "pricewatch.toml", "--log-target", "stderr"], in: directory.path,
-                                           timeout: .seconds(60))
+        let result = try await CommandRunner.run(["run", "--config", "pricewatch.toml", "--log-target", "stderr"], in: directory.path,
+                                                 timeout: .seconds(60))
         // The daemon refuses the file at start (exit 78) rather than run with such a symbol.
         #expect(result.status == 78, "\(result.standardError)")
         expectClean(result, "run")
     }
 
-    @Test func silenceListEscapesAComment() throws {
+    @Test func silenceListEscapesAComment() async throws {
         try writeReplayConfiguration()
         try directory.write("prices.csv", "symbol,time,price\nX,1727875800,10\n")
         // The state database must exist (the daemon creates it at its first start).
         try FileManager.default.createDirectory(atPath: directory.file("state"), withIntermediateDirectories: true)
         try SQLiteAlertStore.open(path: directory.file("state/pricewatch.db")).close()
-        let added = try CommandRunner.run(["silence", "add", "--config", "pricewatch.toml", "--rule", "x-crosses-15",
-                                           "--comment", "deploy\r\nX: y\u{1b}[2J"], in: directory.path)
+        let added = try await CommandRunner.run(["silence", "add", "--config", "pricewatch.toml", "--rule", "x-crosses-15",
+                                                 "--comment", "deploy\r\nX: y\u{1b}[2J"], in: directory.path)
         expectClean(added, "silence add")
         for format in ["text", "json"] {
-            let listed = try CommandRunner.run(["silence", "list", "--config", "pricewatch.toml", "--format", format], in: directory.path)
+            let listed = try await CommandRunner.run(["silence", "list", "--config", "pricewatch.toml", "--format", format], in: directory.path)
             expectClean(listed, "silence list --format \(format)")
         }
     }
 
-    @Test func marketEscapesACalendarsMarketCode() throws {
+    @Test func marketEscapesACalendarsMarketCode() async throws {
         try directory.write("pricewatch.toml", "")
         try FileManager.default.createDirectory(atPath: directory.file("calendars.d"), withIntermediateDirectories: true)
         try directory.write("calendars.d/forged.toml", """
@@ -112,8 +112,8 @@ import Testing
             close = "17:00"
             """)
         for arguments in [["market"], ["market", "--format", "json"], ["market", "X\r\nY: forged"], ["market", "NOPE"], ["check"]] {
-            let result = try CommandRunner.run(arguments + ["--config", "pricewatch.toml"], in: directory.path,
-                                               environment: ["PRICEWATCH_CALENDARS": RepositoryFiles.path("calendars")])
+            let result = try await CommandRunner.run(arguments + ["--config", "pricewatch.toml"], in: directory.path,
+                                                     environment: ["PRICEWATCH_CALENDARS": RepositoryFiles.path("calendars")])
             expectClean(result, arguments.joined(separator: " "))
         }
     }

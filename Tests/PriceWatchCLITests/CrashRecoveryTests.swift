@@ -32,8 +32,8 @@ import Testing
     }
 
     /// The alert log as `pricewatch alerts --format json` prints it.
-    static func alertLog(_ directory: TemporaryDirectory) throws -> [[String: Any]] {
-        let result = try CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+    static func alertLog(_ directory: TemporaryDirectory) async throws -> [[String: Any]] {
+        let result = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
         guard result.status == 0 else { return [] }
         return result.outputLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
@@ -71,9 +71,9 @@ import Testing
         let first = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
         // Every alert fired and is in the outbox; the receiver holds deliveries in flight and
         // has failed others, which wait for their retry.
-        try await waitUntil("20 alerts in the log (stderr: \(first.errorLines.suffix(5)))") { try Self.alertLog(directory).count == 20 }
+        try await waitUntil("20 alerts in the log (stderr: \(first.errorLines.suffix(5)))") { try await Self.alertLog(directory).count == 20 }
         try await waitUntil("8 requests during the outage (\(outageRequests.withLock { $0 }))") { outageRequests.withLock { $0 } >= 8 }
-        let beforeKill = try Self.alertLog(directory)
+        let beforeKill = try await Self.alertLog(directory)
         #expect(Self.statuses(beforeKill).allSatisfy { $0 == "pending" })
         first.signal(SIGKILL)
         #expect(try await first.waitForExit() == SIGKILL, "killed by the signal")
@@ -87,13 +87,13 @@ import Testing
         healthy.withLock { $0 = true }
         let second = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
         try await waitUntil("21 delivered alerts in the log (stderr: \(second.errorLines.suffix(5)))") {
-            let log = try Self.alertLog(directory)
+            let log = try await Self.alertLog(directory)
             return log.count == 21 && Self.statuses(log).allSatisfy { $0 == "delivered" }
         }
         #expect(try await second.stop() == 0)
         #expect(second.errorLines.filter { $0.contains("alert fired") }.count == 1, "only the new row fired")
 
-        let log = try Self.alertLog(directory)
+        let log = try await Self.alertLog(directory)
         let ids = log.compactMap { $0["id"] as? String }
         #expect(ids.count == 21)
         #expect(Set(ids).count == 21, "no alert fired twice")

@@ -29,8 +29,8 @@ import Testing
         try directory.write("rules.d/watch.toml", "[[rule]]\nid = \"watch-aapl\"\nsymbol = \"AAPL\"\ncrosses = 193\n")
     }
 
-    func run(_ arguments: [String]) throws -> CommandRunner.Result {
-        try CommandRunner.run(arguments + ["--config", "pricewatch.toml"], in: directory.path)
+    func run(_ arguments: [String]) async throws -> CommandRunner.Result {
+        try await CommandRunner.run(arguments + ["--config", "pricewatch.toml"], in: directory.path)
     }
 
     func damage(table: String) async throws {
@@ -50,8 +50,8 @@ import Testing
 
     @Test func damageFoundByThePaperFillsStopsTheDaemon() async throws {
         // A state with an account and an order that never fills (read at every poll).
-        try #require(try run(["paper", "open", "alice", "--cash", "10000", "--currency", "USD"]).status == 0)
-        try #require(try run(["paper", "buy", "alice", "AAPL", "5", "--limit", "1", "--order-id", "never"]).status == 0)
+        try #require(try await run(["paper", "open", "alice", "--cash", "10000", "--currency", "USD"]).status == 0)
+        try #require(try await run(["paper", "buy", "alice", "AAPL", "5", "--limit", "1", "--order-id", "never"]).status == 0)
         try await checkpoint()
         let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml", "--log-target", "stderr"], directory: directory.path)
         try await daemon.waitForOutput("a first alert") { !$0.isEmpty }
@@ -64,7 +64,7 @@ import Testing
         let first = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml", "--log-target", "stderr"], directory: directory.path)
         try await first.waitForOutput("a first alert") { !$0.isEmpty }
         #expect(try await first.stop() == 0)
-        try #require(try run(["silence", "add", "--rule", "other", "--for", "1h", "--force"]).status == 0)
+        try #require(try await run(["silence", "add", "--rule", "other", "--for", "1h", "--force"]).status == 0)
         try await checkpoint()
         let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml", "--log-target", "stderr"], directory: directory.path)
         try await daemon.waitForOutput("a first alert") { !$0.isEmpty }

@@ -53,12 +53,12 @@ import Testing
         try store.close()
     }
 
-    func digest(_ arguments: String...) throws -> CommandRunner.Result {
-        try CommandRunner.run(["digest", "--config", directory.file("pricewatch.toml")] + arguments, in: directory.path)
+    func digest(_ arguments: String...) async throws -> CommandRunner.Result {
+        try await CommandRunner.run(["digest", "--config", directory.file("pricewatch.toml")] + arguments, in: directory.path)
     }
 
-    @Test func thePreviewMatchesTheGoldenFileAndItsJSONAndHTML() throws {
-        let text = try digest("evening", "--due", Self.due)
+    @Test func thePreviewMatchesTheGoldenFileAndItsJSONAndHTML() async throws {
+        let text = try await digest("evening", "--due", Self.due)
         #expect(text.status == 0, "\(text.standardError)")
         let path = RepositoryFiles.path("Tests/Fixtures/digest/preview-evening-2024-10-02.txt")
         if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
@@ -66,7 +66,7 @@ import Testing
         }
         #expect(text.standardOutput == (try String(contentsOfFile: path, encoding: .utf8)))
 
-        let json = try digest("evening", "--due", Self.due, "--format", "json")
+        let json = try await digest("evening", "--due", Self.due, "--format", "json")
         #expect(json.status == 0, "\(json.standardError)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
         #expect(object["name"] as? String == "evening")
@@ -80,16 +80,16 @@ import Testing
         #expect(alerts.count == 1 && alerts.first?["rule"] as? String == "aapl-above-226.5")
         #expect(object["charts"] as? [String] == ["chart-AAPL.png"])
 
-        let html = try digest("evening", "--due", Self.due, "--format", "html")
+        let html = try await digest("evening", "--due", Self.due, "--format", "html")
         #expect(html.standardOutput.hasPrefix("<!DOCTYPE html>") && html.standardOutput.contains("src=\"cid:chart-AAPL.png@pricewatch\""))
         #expect(!html.standardOutput.contains("<script"))
     }
 
     @Test func sendQueuesOneDigestPerDueTimeAndTheDaemonDeliversIt() async throws {
-        let first = try digest("evening", "--due", Self.due, "--send")
+        let first = try await digest("evening", "--due", Self.due, "--send")
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardOutput.hasPrefix("queued digest evening due \(Self.due) for console ("), "\(first.standardOutput)")
-        let again = try digest("evening", "--due", Self.due, "--send")
+        let again = try await digest("evening", "--due", Self.due, "--send")
         #expect(again.status == 0)
         #expect(again.standardOutput.contains("was already queued"), "\(again.standardOutput)")
 
@@ -101,21 +101,21 @@ import Testing
         #expect(daemon.outputLines.filter { $0.contains("pricewatch digest evening") }.count == 1, "delivered once")
     }
 
-    @Test func paperAccountsAreASectionOfTheDigest() throws {
-        let opened = try CommandRunner.run(["paper", "open", "alice", "--cash", "100000", "--currency", "USD",
-                                            "--config", directory.file("pricewatch.toml")], in: directory.path)
+    @Test func paperAccountsAreASectionOfTheDigest() async throws {
+        let opened = try await CommandRunner.run(["paper", "open", "alice", "--cash", "100000", "--currency", "USD",
+                                                  "--config", directory.file("pricewatch.toml")], in: directory.path)
         #expect(opened.status == 0, "\(opened.standardError)")
-        let text = try digest("evening", "--due", Self.due)
+        let text = try await digest("evening", "--due", Self.due)
         #expect(text.standardOutput.contains("\nPaper accounts\n  alice: equity 100000.00 USD, +0.00% since start, cash 100000.00, day 0.00\n"),
                 "\(text.standardOutput)")
-        let json = try digest("evening", "--due", Self.due, "--format", "json")
+        let json = try await digest("evening", "--due", Self.due, "--format", "json")
         #expect(json.standardOutput.contains(#""sections":[{"title":"Paper accounts","lines":["alice: equity"#), "\(json.standardOutput)")
     }
 
-    @Test func portfoliosAreASectionOfTheDigest() throws {
+    @Test func portfoliosAreASectionOfTheDigest() async throws {
         try directory.write("portfolios.d/core.toml", "currency = \"USD\"\n[[lot]]\nsymbol = \"AAPL\"\nquantity = 10\nprice = 200\ncurrency = \"USD\"\ndate = 2024-01-02\n")
         _ = chmod(directory.file("portfolios.d/core.toml"), 0o640)
-        let text = try digest("evening", "--due", Self.due)
+        let text = try await digest("evening", "--due", Self.due)
         // 10 AAPL at the session's last price (226.81, recorded 20:00 UTC: fresh at the due time), bought at 200.
         #expect(text.standardOutput.contains("\nPortfolios\n  core: value 2268.10 USD, unrealised 268.10, day "), "\(text.standardOutput)")
     }
@@ -141,7 +141,7 @@ import Testing
             portfolios = ["core"]
             paper = ["bob"]
             """)
-        let report = try digest("core-report", "--due", Self.due)
+        let report = try await digest("core-report", "--due", Self.due)
         #expect(report.status == 0, "\(report.standardError)")
         // 10 × (226.81 − 220) = 68.10 USD on 2200.00: +3.10 %.
         #expect(report.standardOutput.contains("""
@@ -154,18 +154,18 @@ import Testing
         #expect(!report.standardOutput.contains("other:"), "only the portfolios it names")
         #expect(report.standardOutput.contains("\nPaper accounts\n  bob: no such paper account (pricewatch paper open bob ...)\n"),
                 "\(report.standardOutput)")
-        let everything = try digest("evening", "--due", Self.due)
+        let everything = try await digest("evening", "--due", Self.due)
         #expect(everything.standardOutput.contains("  other: value 5.00 USD"), "a digest without the key shows every portfolio")
 
         try directory.write("pricewatch.toml", main + "\n[[digest]]\nname = \"r\"\nschedule = \"daily 18:00 UTC\"\nportfolios = [\"pension\"]\n")
-        let wrong = try digest("r")
+        let wrong = try await digest("r")
         #expect(wrong.status == 1)
         #expect(wrong.standardError.contains("error: digest 'r': portfolios: no portfolio 'pension' in portfolios.d; portfolios: core, other"),
                 "\(wrong.standardError)")
     }
 
-    @Test func anUnknownDigestNamesTheKnownOnes() throws {
-        let result = try digest("weekly")
+    @Test func anUnknownDigestNamesTheKnownOnes() async throws {
+        let result = try await digest("weekly")
         #expect(result.status == 1)
         #expect(result.standardError == "error: no digest named 'weekly'; digests: evening\n")
     }

@@ -53,8 +53,8 @@ import Testing
         let status = try await daemon.waitForExit(timeout: .seconds(30))
         #expect(status == 65, "\(fault): \(daemon.errorLines.suffix(5))")
         let before = delivered()
-        let again = try CommandRunner.run(["run", "--config", "pricewatch.toml", "--log-target", "stderr"], in: directory.path,
-                                          timeout: .seconds(30))
+        let again = try await CommandRunner.run(["run", "--config", "pricewatch.toml", "--log-target", "stderr"], in: directory.path,
+                                                timeout: .seconds(30))
         #expect(again.status == 65, "\(fault): a new start: \(again.standardError)")
         #expect(delivered() == before, "\(fault): the refused start delivered something")
         #expect(Set(before).count == before.count, "\(fault): an alert was delivered twice: \(before)")
@@ -80,8 +80,8 @@ import Testing
         try await waitForDeliveries(count + 2)
         #expect(rename(copy, state) == 0)
         try await expectStoppedAndRefused(daemon, fault: "replaced")
-        let refused = try CommandRunner.run(["run", "--config", "pricewatch.toml", "--log-target", "stderr"], in: directory.path,
-                                            timeout: .seconds(30))
+        let refused = try await CommandRunner.run(["run", "--config", "pricewatch.toml", "--log-target", "stderr"], in: directory.path,
+                                                  timeout: .seconds(30))
         #expect(refused.standardError.contains("delete \(state).replaced"), "\(refused.standardError)")
     }
 
@@ -91,8 +91,8 @@ import Testing
         let first = try start()
         try await waitForDeliveries(2)
         #expect(try await first.stop() == 0)
-        let silence = try CommandRunner.run(["silence", "add", "--rule", "other", "--for", "1h", "--force",
-                                             "--config", "pricewatch.toml"], in: directory.path)
+        let silence = try await CommandRunner.run(["silence", "add", "--rule", "other", "--for", "1h", "--force",
+                                                   "--config", "pricewatch.toml"], in: directory.path)
         try #require(silence.status == 0, "\(silence.standardError)")
         try await StateFileSurgery.checkpoint(state)
         let daemon = try start()

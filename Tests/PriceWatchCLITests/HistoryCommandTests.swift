@@ -45,13 +45,13 @@ import Testing
             """)
     }
 
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandRunner.Result {
-        try CommandRunner.run(["history", "--config", directory.file("pricewatch.toml")] + arguments, in: directory.path,
-                              environment: environment)
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> CommandRunner.Result {
+        try await CommandRunner.run(["history", "--config", directory.file("pricewatch.toml")] + arguments, in: directory.path,
+                                    environment: environment)
     }
 
-    @Test func csvOfABackfilledDayIsTheBacktestDataAndBacktestsTheSame() throws {
-        let csv = try run(["AAPL", "--range", "1d", "--end", Self.end, "--format", "csv"])
+    @Test func csvOfABackfilledDayIsTheBacktestDataAndBacktestsTheSame() async throws {
+        let csv = try await run(["AAPL", "--range", "1d", "--end", Self.end, "--format", "csv"])
         #expect(csv.status == 0, "\(csv.standardError)")
         // Exactly the real series derived from the same chart (demo/data), row for row.
         let reference = try String(contentsOfFile: RepositoryFiles.path("demo/data/aapl-1m-2024-10-02.csv"), encoding: .utf8)
@@ -63,12 +63,12 @@ import Testing
 
         // history ... --format csv > a.csv && backtest --rules r.toml --data a.csv
         try directory.write("a.csv", csv.standardOutput)
-        let fromHistory = try CommandRunner.run(["backtest", "--rules", directory.file("rules.d/aapl.toml"),
-                                                 "--data", directory.file("a.csv"), "--format", "json"])
+        let fromHistory = try await CommandRunner.run(["backtest", "--rules", directory.file("rules.d/aapl.toml"),
+                                                       "--data", directory.file("a.csv"), "--format", "json"])
         #expect(fromHistory.status == 0, "\(fromHistory.standardError)")
         #expect(!fromHistory.outputLines.isEmpty)
-        let fromReference = try CommandRunner.run(["backtest", "--rules", directory.file("rules.d/aapl.toml"),
-                                                   "--data", RepositoryFiles.path("demo/data/aapl-1m-2024-10-02.csv"), "--format", "json"])
+        let fromReference = try await CommandRunner.run(["backtest", "--rules", directory.file("rules.d/aapl.toml"),
+                                                         "--data", RepositoryFiles.path("demo/data/aapl-1m-2024-10-02.csv"), "--format", "json"])
         let withoutIDs = { (lines: [String]) in lines.map { $0.replacing(/"id":"[^"]*",?/, with: "") } }
         #expect(withoutIDs(fromHistory.outputLines) == withoutIDs(fromReference.outputLines))
     }
@@ -99,9 +99,9 @@ import Testing
         }
     }
 
-    @Test func chartsAreWrittenAsPNGAndSVGFilesOfTheAskedSizeAndTheme() throws {
-        let png = try run(["AAPL", "--range", "1d", "--end", Self.end, "--format", "png", "--output", directory.file("aapl.png"),
-                           "--size", "800x400"])
+    @Test func chartsAreWrittenAsPNGAndSVGFilesOfTheAskedSizeAndTheme() async throws {
+        let png = try await run(["AAPL", "--range", "1d", "--end", Self.end, "--format", "png", "--output", directory.file("aapl.png"),
+                                 "--size", "800x400"])
         #expect(png.status == 0, "\(png.standardError)")
         #expect(png.standardOutput.isEmpty)
         #expect(png.standardError.contains("AAPL: wrote a 800x400 png chart of 389 candles to \(directory.file("aapl.png"))"),
@@ -112,7 +112,7 @@ import Testing
 
         for theme in ["light", "dark"] {
             let file = directory.file("aapl-\(theme).svg")
-            let svg = try run(["AAPL", "--range", "1d", "--end", Self.end, "--format", "svg", "--output", file, "--theme", theme])
+            let svg = try await run(["AAPL", "--range", "1d", "--end", Self.end, "--format", "svg", "--output", file, "--theme", theme])
             #expect(svg.status == 0, "\(svg.standardError)")
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
             let reader = try #require(SVGReader.read(data), "\(theme): the SVG parses")
@@ -127,37 +127,37 @@ import Testing
         }
     }
 
-    @Test func chartFilesNeedAnOutputAValidSizeAndEnoughData() throws {
-        let noOutput = try run(["AAPL", "--range", "1d", "--end", Self.end, "--format", "svg"])
+    @Test func chartFilesNeedAnOutputAValidSizeAndEnoughData() async throws {
+        let noOutput = try await run(["AAPL", "--range", "1d", "--end", Self.end, "--format", "svg"])
         #expect(noOutput.status != 0)
         #expect(noOutput.standardError.contains("--format svg: expected --output FILE"), "\(noOutput.standardError)")
-        let textToFile = try run(["AAPL", "--range", "1d", "--end", Self.end, "--output", directory.file("x.txt")])
+        let textToFile = try await run(["AAPL", "--range", "1d", "--end", Self.end, "--output", directory.file("x.txt")])
         #expect(textToFile.status != 0)
         #expect(textToFile.standardError.contains("--output: only for --format png or svg"), "\(textToFile.standardError)")
         for size in ["1200", "10x10", "1200x600x2", "axb", "99999x600"] {
-            let bad = try run(["AAPL", "--format", "png", "--output", directory.file("x.png"), "--size", size])
+            let bad = try await run(["AAPL", "--format", "png", "--output", directory.file("x.png"), "--size", size])
             #expect(bad.status != 0)
             #expect(bad.standardError.contains("--size: expected WIDTHxHEIGHT"), "\(size): \(bad.standardError)")
         }
         // A range with nothing in it: said, and no file written.
-        let empty = try run(["AAPL", "--range", "1d", "--end", "2024-09-01T00:00:00Z", "--format", "png",
-                             "--output", directory.file("empty.png")])
+        let empty = try await run(["AAPL", "--range", "1d", "--end", "2024-09-01T00:00:00Z", "--format", "png",
+                                   "--output", directory.file("empty.png")])
         #expect(empty.status != 0)
         #expect(empty.standardError.contains("not enough data for a chart"), "\(empty.standardError)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("empty.png")))
     }
 
-    @Test func jsonLinesAreCandlesInUTC() throws {
-        let json = try run(["AAPL", "--range", "1d", "--interval", "1m", "--end", Self.end, "--format", "json"])
+    @Test func jsonLinesAreCandlesInUTC() async throws {
+        let json = try await run(["AAPL", "--range", "1d", "--interval", "1m", "--end", Self.end, "--format", "json"])
         #expect(json.status == 0, "\(json.standardError)")
         #expect(json.outputLines.count == 389)
         #expect(json.outputLines.first?.hasPrefix(#"{"symbol":"AAPL","interval":"1m","time":"2024-10-02T13:30:00Z","open":"#) == true)
         #expect(json.outputLines.first?.hasSuffix(#""currency":"USD"}"#) == true)
     }
 
-    @Test func textChartSaysWhereThePricesCameFromInTheMarketsZone() throws {
-        let text = try run(["AAPL", "--range", "1d", "--end", Self.end, "--tz", "market", "--width", "80"],
-                           environment: ["NO_COLOR": "1"])
+    @Test func textChartSaysWhereThePricesCameFromInTheMarketsZone() async throws {
+        let text = try await run(["AAPL", "--range", "1d", "--end", Self.end, "--tz", "market", "--width", "80"],
+                                 environment: ["NO_COLOR": "1"])
         #expect(text.status == 0, "\(text.standardError)")
         let lines = text.outputLines
         #expect(lines.first == "AAPL  USD  389 1m candles  2024-10-02 09:30 to 2024-10-02 15:59 America/New_York  (backfilled from provider 'yahoo')")
@@ -168,7 +168,7 @@ import Testing
         #expect(!text.standardOutput.contains("\u{1B}["))
         // The chart (after the two summary lines) fits the width.
         #expect(lines.dropFirst(2).allSatisfy { $0.count <= 80 })
-        let utc = try run(["AAPL", "--range", "1d", "--end", Self.end, "--width", "80"], environment: ["TZ": "UTC"])
+        let utc = try await run(["AAPL", "--range", "1d", "--end", Self.end, "--width", "80"], environment: ["TZ": "UTC"])
         #expect(utc.outputLines.first?.contains("2024-10-02 13:30 to 2024-10-02 19:59 UTC") == true)
     }
 
@@ -180,7 +180,7 @@ import Testing
                   time: Timestamp(seconds: open.seconds + Int64(minute) * 60 + 5), currency: "USD")
         })
         try store.close()
-        let csv = try run(["AAPL", "--range", "1d", "--end", "2024-10-02T20:00:00Z", "--format", "csv"])
+        let csv = try await run(["AAPL", "--range", "1d", "--end", "2024-10-02T20:00:00Z", "--format", "csv"])
         #expect(csv.status == 0, "\(csv.standardError)")
         #expect(csv.outputLines.count == 31)
         #expect(csv.outputLines.dropFirst().first == "AAPL,2024-10-02T13:30:00Z,225.00,,")
@@ -188,18 +188,18 @@ import Testing
         #expect(server.requests(path: "/v8/finance/chart/AAPL").isEmpty)
     }
 
-    @Test func badArgumentsAreUsageErrors() throws {
-        #expect(try run(["AAPL", "--range", "2w"]).status == 64)
-        #expect(try run(["AAPL", "--tz", "Mars/Olympus"]).status == 64)
-        #expect(try run(["AAPL", "--end", "yesterday"]).status == 64)
+    @Test func badArgumentsAreUsageErrors() async throws {
+        #expect(try await run(["AAPL", "--range", "2w"]).status == 64)
+        #expect(try await run(["AAPL", "--tz", "Mars/Olympus"]).status == 64)
+        #expect(try await run(["AAPL", "--end", "yesterday"]).status == 64)
     }
 
-    @Test func aProviderWithoutChartsAndNoStoredHistoryIsAnError() throws {
+    @Test func aProviderWithoutChartsAndNoStoredHistoryIsAnError() async throws {
         server.route("GET", "/v8/finance/chart/NOPE") { _ in
             LoopbackResponse(status: 404, headers: [HTTPHeader("Content-Type", "application/json")],
                              body: Array(#"{"chart":{"result":null,"error":{"code":"Not Found","description":"No data found, symbol may be delisted"}}}"#.utf8))
         }
-        let result = try run(["NOPE", "--range", "1d", "--end", Self.end])
+        let result = try await run(["NOPE", "--range", "1d", "--end", Self.end])
         #expect(result.status == 1)
         #expect(result.errorLines.first?.hasPrefix("NOPE: error: no stored history of NOPE in this range, and no backfill: provider 'yahoo'") == true)
     }

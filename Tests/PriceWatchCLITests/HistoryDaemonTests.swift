@@ -11,8 +11,8 @@ import Testing
         let daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path)
         var result: CommandRunner.Result?
         try await waitUntil("`history` to list five stored candles (last: \(result?.standardOutput ?? "-") \(result?.standardError ?? "-"))") {
-            let run = try CommandRunner.run(["history", "X", "--config", "pricewatch.toml", "--end", "2024-10-02T14:00:00Z",
-                                             "--format", "csv"], in: directory.path)
+            let run = try await CommandRunner.run(["history", "X", "--config", "pricewatch.toml", "--end", "2024-10-02T14:00:00Z",
+                                                   "--format", "csv"], in: directory.path)
             result = run
             return run.status == 0 && run.outputLines.count == 6
         }
@@ -51,8 +51,8 @@ import Testing
         }
         var export: CommandRunner.Result?
         try await waitUntil("`history` to export six candles (last: \(export?.standardOutput ?? "-") \(export?.standardError ?? "-"))") {
-            let run = try CommandRunner.run(["history", "X", "--config", "pricewatch.toml", "--end", "2024-10-02T14:00:00Z",
-                                             "--format", "csv"], in: directory.path)
+            let run = try await CommandRunner.run(["history", "X", "--config", "pricewatch.toml", "--end", "2024-10-02T14:00:00Z",
+                                                   "--format", "csv"], in: directory.path)
             export = run
             return run.status == 0 && run.outputLines.count == 7
         }
@@ -60,8 +60,8 @@ import Testing
         let exported = try #require(export)
         #expect(exported.outputLines.dropFirst().allSatisfy { $0.hasSuffix(",100.00,") }, "\(exported.outputLines)")
         try directory.write("exported.csv", exported.standardOutput)
-        let replay = try CommandRunner.run(["backtest", "--rules", "rules.d/x.toml", "--data", "exported.csv", "--format", "json"],
-                                           in: directory.path)
+        let replay = try await CommandRunner.run(["backtest", "--rules", "rules.d/x.toml", "--data", "exported.csv", "--format", "json"],
+                                                 in: directory.path)
         #expect(replay.status == 0, "\(replay.standardError)")
         let live = Self.alerts(daemon.outputLines)
         #expect(live.count == 3)

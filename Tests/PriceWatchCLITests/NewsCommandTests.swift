@@ -33,8 +33,8 @@ import Testing
         return LoopbackResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/xml")], body: Array(data))
     }
 
-    func run(_ arguments: [String], baseURL: String? = nil) throws -> CommandRunner.Result {
-        try CommandRunner.run(["news", "--base-url", baseURL ?? server.baseURL] + arguments, in: directory.path)
+    func run(_ arguments: [String], baseURL: String? = nil) async throws -> CommandRunner.Result {
+        try await CommandRunner.run(["news", "--base-url", baseURL ?? server.baseURL] + arguments, in: directory.path)
     }
 
     static let aaplText = [
@@ -63,8 +63,8 @@ import Testing
 
     // MARK: output
 
-    @Test func textListsEachSymbolsHeadlinesWithTimeSourceTitleAndLink() throws {
-        let result = try run(["AAPL", "MSFT", "AAPL"])
+    @Test func textListsEachSymbolsHeadlinesWithTimeSourceTitleAndLink() async throws {
+        let result = try await run(["AAPL", "MSFT", "AAPL"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.isEmpty)
         #expect(result.outputLines == Self.aaplText + Self.msftText)
@@ -75,14 +75,14 @@ import Testing
                 "\(requests.map { $0.header("User-Agent") ?? "none" })")
     }
 
-    @Test func aSymbolIsPercentEncodedInTheQuery() throws {
-        let result = try run(["^GSPC", "BRK.B"])
+    @Test func aSymbolIsPercentEncodedInTheQuery() async throws {
+        let result = try await run(["^GSPC", "BRK.B"])
         #expect(result.status == 1)
         #expect(server.requests(path: Self.feedPath).map(\.query) == ["s=%5EGSPC&region=US&lang=en-US", "s=BRK.B&region=US&lang=en-US"])
         #expect(server.requests(path: Self.feedPath).compactMap { $0.queryValue("s") } == ["^GSPC", "BRK.B"])
     }
 
-    @Test func headlinesAreNewestFirstWhateverTheFeedsOrderAndLimitKeepsTheNewest() throws {
+    @Test func headlinesAreNewestFirstWhateverTheFeedsOrderAndLimitKeepsTheNewest() async throws {
         func item(_ title: String, _ date: String) -> String {
             "<item><guid>\(title)</guid><link>https://example.com/\(title)</link><pubDate>\(date)</pubDate><title>\(title)</title></item>"
         }
@@ -90,12 +90,12 @@ import Testing
             + item("oldest", "Tue, 24 Nov 2026 08:00:00 +0000") + item("newest", "Thu, 26 Nov 2026 10:00:00 -0500")
             + item("middle", "Wed, 25 Nov 2026 23:00:00 GMT") + "</channel></rss>"
         server.route("GET", Self.feedPath) { _ in .text(feed) }
-        let all = try run(["X"])
+        let all = try await run(["X"])
         #expect(all.status == 0, "\(all.standardError)")
         #expect(all.outputLines.filter { $0.hasPrefix("  2026") } == [
             "  2026-11-26T15:00:00Z  -  newest", "  2026-11-25T23:00:00Z  -  middle", "  2026-11-24T08:00:00Z  -  oldest",
         ])
-        let two = try run(["--limit", "2", "X"])
+        let two = try await run(["--limit", "2", "X"])
         #expect(two.status == 0, "\(two.standardError)")
         #expect(two.outputLines == [
             "X", "  2026-11-26T15:00:00Z  -  newest", "    https://example.com/newest",
@@ -103,24 +103,24 @@ import Testing
         ])
     }
 
-    @Test func limitIsPerSymbolAndDefaultsToTen() throws {
+    @Test func limitIsPerSymbolAndDefaultsToTen() async throws {
         let items = (0..<12).map { index in
             "<item><link>https://example.com/\(index)</link><pubDate>Thu, 26 Nov 2026 \(10 + index):00:00 +0000</pubDate><title>story \(index)</title></item>"
         }.joined()
         let feed = "<rss version=\"2.0\"><channel>\(items)</channel></rss>"
         server.route("GET", Self.feedPath) { _ in .text(feed) }
-        let byDefault = try run(["X", "Y"])
+        let byDefault = try await run(["X", "Y"])
         #expect(byDefault.status == 0, "\(byDefault.standardError)")
         #expect(byDefault.outputLines.filter { $0.hasPrefix("  2026") }.count == 20, "\(byDefault.standardOutput)")
         #expect(byDefault.outputLines.filter { $0.hasSuffix("story 2") }.count == 2)
         #expect(!byDefault.outputLines.contains { $0.hasSuffix("story 1") || $0.hasSuffix("story 0") })
-        let one = try run(["--limit", "1", "--format", "json", "X", "Y"])
+        let one = try await run(["--limit", "1", "--format", "json", "X", "Y"])
         #expect(one.outputLines.map { $0.components(separatedBy: "\"title\":").count - 1 } == [1, 1], "\(one.standardOutput)")
         #expect(one.outputLines.allSatisfy { $0.contains("\"title\":\"story 11\"") })
     }
 
-    @Test func jsonIsOneObjectPerSymbolWithAHeadlinesArray() throws {
-        let result = try run(["--format", "json", "--limit", "2", "AAPL", "NOSUCHTICKER"])
+    @Test func jsonIsOneObjectPerSymbolWithAHeadlinesArray() async throws {
+        let result = try await run(["--format", "json", "--limit", "2", "AAPL", "NOSUCHTICKER"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines == [
             #"{"symbol":"AAPL","feed":"yahoo","headlines":["#
@@ -139,8 +139,8 @@ import Testing
         }
     }
 
-    @Test func jsonNamesTheOutletAndANullSummary() throws {
-        let result = try run(["--format", "json", "AAPL"])
+    @Test func jsonNamesTheOutletAndANullSummary() async throws {
+        let result = try await run(["--format", "json", "AAPL"])
         #expect(result.status == 0, "\(result.standardError)")
         let line = try #require(result.outputLines.first)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -152,31 +152,31 @@ import Testing
         #expect(headlines[3]["summary"] is NSNull, "the item without <description>: \(headlines[3])")
     }
 
-    @Test func aSymbolWithoutHeadlinesSaysSo() throws {
-        let result = try run(["ASML", "MSFT"])
+    @Test func aSymbolWithoutHeadlinesSaysSo() async throws {
+        let result = try await run(["ASML", "MSFT"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.isEmpty)
         #expect(result.outputLines == ["no headlines for ASML"] + Self.msftText)
     }
 
-    @Test func timesAreInTheZoneOfTz() throws {
-        let result = try run(["--tz", "America/New_York", "--limit", "1", "AAPL"])
+    @Test func timesAreInTheZoneOfTz() async throws {
+        let result = try await run(["--tz", "America/New_York", "--limit", "1", "AAPL"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines.dropFirst().first == "  2026-11-26 09:03 -05:00  -  Apple Suppliers Signal a Stronger Holiday Quarter")
     }
 
     // MARK: failures
 
-    @Test func anHTMLAnswerIsAnErrorAndTheOtherSymbolsAreStillPrinted() throws {
+    @Test func anHTMLAnswerIsAnErrorAndTheOtherSymbolsAreStillPrinted() async throws {
         let msft = try Self.fixture("headline_MSFT_duplicate_guids.xml")
         server.route("GET", Self.feedPath) { request in
             request.queryValue("s") == "AAPL" ? .html("<!DOCTYPE html><html><body>Please enable cookies</body></html>") : msft
         }
-        let text = try run(["AAPL", "MSFT"])
+        let text = try await run(["AAPL", "MSFT"])
         #expect(text.status == 1)
         #expect(text.errorLines == ["yahoo news feed for AAPL: error: expected an RSS document (XML), found an HTML page"])
         #expect(text.outputLines == Self.msftText)
-        let json = try run(["--format", "json", "AAPL", "MSFT"])
+        let json = try await run(["--format", "json", "AAPL", "MSFT"])
         #expect(json.status == 1)
         #expect(json.errorLines == text.errorLines)
         #expect(json.outputLines.count == 1)
@@ -184,20 +184,20 @@ import Testing
     }
 
     @Test(arguments: [(404, "Not Found"), (500, "Internal Server Error")])
-    func anErrorStatusIsAnErrorAndTheOtherSymbolsAreStillPrinted(status: Int, body: String) throws {
+    func anErrorStatusIsAnErrorAndTheOtherSymbolsAreStillPrinted(status: Int, body: String) async throws {
         let aapl = try Self.fixture("headline_AAPL.xml")
         server.route("GET", Self.feedPath) { request in
             request.queryValue("s") == "AAPL" ? aapl : .status(status, body: body)
         }
-        let result = try run(["NOPE", "AAPL"])
+        let result = try await run(["NOPE", "AAPL"])
         #expect(result.status == 1)
         #expect(result.errorLines == ["yahoo news feed for NOPE: error: HTTP \(status): \(body)"])
         #expect(result.outputLines == Self.aaplText)
     }
 
-    @Test func aRefusedConnectionIsAnErrorPerSymbol() throws {
+    @Test func aRefusedConnectionIsAnErrorPerSymbol() async throws {
         let refusing = try RefusingPort()
-        let result = try run(["AAPL", "MSFT"], baseURL: refusing.baseURL)
+        let result = try await run(["AAPL", "MSFT"], baseURL: refusing.baseURL)
         #expect(result.status == 1)
         #expect(result.standardOutput.isEmpty)
         #expect(result.errorLines.count == 2, "\(result.standardError)")
@@ -209,7 +209,7 @@ import Testing
 
     // MARK: the configuration's symbols
 
-    @Test func withoutSymbolsTheConfigurationsRuleSymbolsAreFetched() throws {
+    @Test func withoutSymbolsTheConfigurationsRuleSymbolsAreFetched() async throws {
         try ReplayDaemonFiles.write(in: directory, prices: ["10"], rules: """
             [[rule]]
             id = "msft-above"
@@ -220,23 +220,23 @@ import Testing
             symbols = ["NOSUCHTICKER", "AAPL"]
             below = 1
             """)
-        let result = try run(["--config", "pricewatch.toml", "--limit", "1"])
+        let result = try await run(["--config", "pricewatch.toml", "--limit", "1"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(server.requests(path: Self.feedPath).compactMap { $0.queryValue("s") } == ["AAPL", "MSFT", "NOSUCHTICKER"])
         #expect(result.outputLines == Array(Self.aaplText.prefix(3)) + Array(Self.msftText.prefix(3)) + ["no headlines for NOSUCHTICKER"])
     }
 
-    @Test func withoutSymbolsOrRulesNothingIsFetched() throws {
+    @Test func withoutSymbolsOrRulesNothingIsFetched() async throws {
         try ReplayDaemonFiles.write(in: directory, prices: ["10"], rules: "")
-        let result = try run(["--config", "pricewatch.toml"])
+        let result = try await run(["--config", "pricewatch.toml"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.errorLines == ["pricewatch.toml: no rules"])
         #expect(result.standardOutput.isEmpty)
         #expect(server.requests.isEmpty)
     }
 
-    @Test func withoutSymbolsABrokenConfigurationIsAnError() throws {
-        let result = try run(["--config", "missing.toml"])
+    @Test func withoutSymbolsABrokenConfigurationIsAnError() async throws {
+        let result = try await run(["--config", "missing.toml"])
         #expect(result.status == 1)
         #expect(result.standardError.contains("missing.toml"), "\(result.standardError)")
         #expect(server.requests.isEmpty)
@@ -244,8 +244,8 @@ import Testing
 
     @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/etc/pricewatch/pricewatch.toml"),
                    "a configuration at the default path gives the symbols"))
-    func withoutSymbolsOrAnyConfigurationItSaysToNameThem() throws {
-        let result = try run([])
+    func withoutSymbolsOrAnyConfigurationItSaysToNameThem() async throws {
+        let result = try await run([])
         #expect(result.status == 1)
         #expect(result.errorLines == [
             "error: no symbol given, and no configuration at /etc/pricewatch/pricewatch.toml to take its rules' symbols from (pricewatch news AAPL)",
@@ -256,14 +256,14 @@ import Testing
     // MARK: usage
 
     @Test(arguments: [["--limit", "0", "AAPL"], ["--tz", "market", "AAPL"], ["--tz", "Mars/Olympus", "AAPL"], ["--format", "csv", "AAPL"], ["AAPL MSFT"]])
-    func usageErrorsExit64(arguments: [String]) throws {
-        let result = try run(arguments)
+    func usageErrorsExit64(arguments: [String]) async throws {
+        let result = try await run(arguments)
         #expect(result.status == 64, "\(arguments): \(result.standardError)")
         #expect(server.requests.isEmpty)
     }
 
-    @Test func aBaseURLThatIsNotHTTPIsAUsageError() throws {
-        let result = try run(["AAPL"], baseURL: "file:///etc/passwd")
+    @Test func aBaseURLThatIsNotHTTPIsAUsageError() async throws {
+        let result = try await run(["AAPL"], baseURL: "file:///etc/passwd")
         #expect(result.status == 64)
         #expect(result.standardError.contains("--base-url: expected an http:// or https:// URL"), "\(result.standardError)")
     }

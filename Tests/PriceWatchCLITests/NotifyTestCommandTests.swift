@@ -20,10 +20,10 @@ import Testing
         try directory.write("rules.d/a.toml", "[[rule]]\nid = \"aapl-200\"\nsymbol = \"AAPL\"\nabove = 200\n")
     }
 
-    @Test func sendsATestAlertThroughTheSinkDirectly() throws {
+    @Test func sendsATestAlertThroughTheSinkDirectly() async throws {
         let directory = try TemporaryDirectory()
         try Self.writeConfiguration(in: directory)
-        let result = try CommandRunner.run(["notify-test", "--config", "pricewatch.toml", "console"], in: directory.path)
+        let result = try await CommandRunner.run(["notify-test", "--config", "pricewatch.toml", "console"], in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines.count == 2)
         let alert = try JSONSerialization.jsonObject(with: Data((result.outputLines.first ?? "").utf8)) as? [String: Any]
@@ -35,10 +35,10 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.file("state")), "not through the outbox")
     }
 
-    @Test func anUnknownSinkIsAnErrorListingTheKnownOnes() throws {
+    @Test func anUnknownSinkIsAnErrorListingTheKnownOnes() async throws {
         let directory = try TemporaryDirectory()
         try Self.writeConfiguration(in: directory)
-        let result = try CommandRunner.run(["notify-test", "--config", "pricewatch.toml", "ops"], in: directory.path)
+        let result = try await CommandRunner.run(["notify-test", "--config", "pricewatch.toml", "ops"], in: directory.path)
         #expect(result.status == 1)
         #expect(result.standardOutput.isEmpty)
         #expect(result.errorLines == ["pricewatch.toml: error: no sink named 'ops'; known sinks: console, other"])
@@ -63,7 +63,7 @@ import Testing
             url = "\(receiver.baseURL)/gone"
             """)
 
-        let sent = try CommandRunner.run(["notify-test", "--config", "pricewatch.toml", "ops"], in: directory.path)
+        let sent = try await CommandRunner.run(["notify-test", "--config", "pricewatch.toml", "ops"], in: directory.path)
         #expect(sent.status == 0, "\(sent.standardError)")
         let request = try #require(receiver.requests(path: "/ok").first)
         let body = try JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
@@ -71,7 +71,7 @@ import Testing
         let id = try #require(body?["id"] as? String)
         #expect(sent.outputLines == ["sent through webhook/ops (alert id \(id))"])
 
-        let refused = try CommandRunner.run(["notify-test", "--config", "pricewatch.toml", "old"], in: directory.path)
+        let refused = try await CommandRunner.run(["notify-test", "--config", "pricewatch.toml", "old"], in: directory.path)
         #expect(refused.status == 1)
         #expect(refused.standardOutput.isEmpty)
         #expect(refused.errorLines.count == 1)
@@ -81,8 +81,8 @@ import Testing
         #expect(receiver.requests(path: "/gone").count == 1, "sent once, never retried")
     }
 
-    @Test func aSinkNameIsRequired() throws {
-        let result = try CommandRunner.run(["notify-test"])
+    @Test func aSinkNameIsRequired() async throws {
+        let result = try await CommandRunner.run(["notify-test"])
         #expect(result.status == 64)
     }
 }

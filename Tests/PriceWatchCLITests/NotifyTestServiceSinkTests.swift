@@ -14,7 +14,7 @@ import Testing
         return (0...(characters.count - 8)).map { String(characters[$0..<($0 + 8)]) }.filter { text.contains($0) }
     }
 
-    @Test func throughATelegramSinkWrittenAsAURL() throws {
+    @Test func throughATelegramSinkWrittenAsAURL() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("POST", "/bot\(Self.token)/sendMessage") { request in
@@ -45,11 +45,11 @@ import Testing
         _ = try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: directory.file("telegram.url"))
         _ = try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: directory.file("telegram.token"))
 
-        let check = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
+        let check = try await CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
         #expect(check.status == 0, "\(check.standardError)")
         #expect(Self.leaked(check.standardOutput + check.standardError).isEmpty)
 
-        let sent = try CommandRunner.run(["notify-test", "--config", "pricewatch.toml", "phone"], in: directory.path)
+        let sent = try await CommandRunner.run(["notify-test", "--config", "pricewatch.toml", "phone"], in: directory.path)
         #expect(sent.status == 0, "\(sent.standardError)")
         #expect(sent.outputLines.count == 1)
         #expect(sent.outputLines.first?.hasPrefix("sent through telegram/phone (alert id ") == true, "\(sent.outputLines)")
@@ -58,7 +58,7 @@ import Testing
         #expect(body["chat_id"] as? Int == 42)
         #expect((body["text"] as? String)?.contains("pricewatch test notification through telegram/phone") == true)
 
-        let refused = try CommandRunner.run(["notify-test", "--config", "pricewatch.toml", "nobody"], in: directory.path)
+        let refused = try await CommandRunner.run(["notify-test", "--config", "pricewatch.toml", "nobody"], in: directory.path)
         #expect(refused.status == 1)
         #expect(refused.errorLines.count == 1)
         #expect(refused.errorLines.first?.contains("answered HTTP 400: Bad Request: chat not found for bot") == true, "\(refused.errorLines)")

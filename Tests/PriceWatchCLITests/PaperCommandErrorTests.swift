@@ -12,19 +12,19 @@ import Testing
         return directory
     }
 
-    static func paper(_ arguments: [String], _ directory: TemporaryDirectory) throws -> CommandRunner.Result {
-        try CommandRunner.run(["paper"] + arguments + ["--config", "pricewatch.toml"], in: directory.path)
+    static func paper(_ arguments: [String], _ directory: TemporaryDirectory) async throws -> CommandRunner.Result {
+        try await CommandRunner.run(["paper"] + arguments + ["--config", "pricewatch.toml"], in: directory.path)
     }
 
-    @Test func withoutAStateDatabaseNothingIsCreated() throws {
+    @Test func withoutAStateDatabaseNothingIsCreated() async throws {
         let directory = try Self.directory()
-        let result = try Self.paper(["buy", "alice", "AAPL", "1"], directory)
+        let result = try await Self.paper(["buy", "alice", "AAPL", "1"], directory)
         #expect(result.status == 1)
         #expect(result.standardError.contains("no paper account"), "\(result.standardError)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("state/pricewatch.db")))
     }
 
-    @Test func usageErrorsNameTheArgument() throws {
+    @Test func usageErrorsNameTheArgument() async throws {
         let directory = try Self.directory()
         for (arguments, expected) in [
             (["open", "alice", "--cash=-5", "--currency", "USD"], "--cash: expected a number above 0, found -5"),
@@ -33,22 +33,22 @@ import Testing
             (["buy", "alice", "AAPL", "1e3"], "quantity: expected a decimal number, found '1e3'"),
             (["sell", "alice", "AAPL", "1", "--limit", "0"], "--limit: expected a number above 0, found 0"),
         ] {
-            let result = try Self.paper(arguments, directory)
+            let result = try await Self.paper(arguments, directory)
             #expect(result.status == 64, "\(arguments)")
             #expect(result.standardError.contains(expected), "\(arguments): \(result.standardError)")
         }
     }
 
-    @Test func unknownAccountsAndOrdersAreNamed() throws {
+    @Test func unknownAccountsAndOrdersAreNamed() async throws {
         let directory = try Self.directory()
-        #expect(try Self.paper(["open", "alice", "--cash", "100", "--currency", "USD"], directory).status == 0)
-        let buy = try Self.paper(["buy", "bob", "AAPL", "1"], directory)
+        #expect(try await Self.paper(["open", "alice", "--cash", "100", "--currency", "USD"], directory).status == 0)
+        let buy = try await Self.paper(["buy", "bob", "AAPL", "1"], directory)
         #expect(buy.status == 1)
         #expect(buy.standardError.contains("no paper account named bob"), "\(buy.standardError)")
-        let cancel = try Self.paper(["cancel", "alice", "nope"], directory)
+        let cancel = try await Self.paper(["cancel", "alice", "nope"], directory)
         #expect(cancel.status == 1)
         #expect(cancel.standardError.contains("no paper order with id nope"), "\(cancel.standardError)")
-        let show = try Self.paper(["show", "alice"], directory)
+        let show = try await Self.paper(["show", "alice"], directory)
         #expect(show.status == 0)
         #expect(show.standardOutput.contains("cash       100.00 USD"), "\(show.standardOutput)")
     }
@@ -56,7 +56,7 @@ import Testing
     /// Issue 30, item 7: a sale of a symbol the account does not hold is refused when placed
     /// (it could only be rejected later), naming the held quantity; an account opened with
     /// --allow-short places it. An order on a symbol nothing polls is placed with a warning.
-    @Test func aSaleBeyondThePositionIsRefusedAndAnUnpolledSymbolWarned() throws {
+    @Test func aSaleBeyondThePositionIsRefusedAndAnUnpolledSymbolWarned() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("pricewatch.toml", """
             state = "state/pricewatch.db"
@@ -68,21 +68,21 @@ import Testing
             """)
         try directory.write("prices.csv", "symbol,time,price\nAAPL,1727875800,190.5\n")
         try directory.write("rules.d/watch.toml", "[[rule]]\nid = \"watch-aapl\"\nsymbol = \"AAPL\"\nabove = 100000\n")
-        #expect(try Self.paper(["open", "alice", "--cash", "100", "--currency", "USD"], directory).status == 0)
-        let sale = try Self.paper(["sell", "alice", "TSLA", "3", "--order-id", "s1"], directory)
+        #expect(try await Self.paper(["open", "alice", "--cash", "100", "--currency", "USD"], directory).status == 0)
+        let sale = try await Self.paper(["sell", "alice", "TSLA", "3", "--order-id", "s1"], directory)
         #expect(sale.status == 1)
         #expect(sale.standardError.contains(
             "error: cannot sell 3 TSLA: paper account alice holds 0 TSLA and does not allow short selling"),
             "\(sale.standardError)")
-        let show = try Self.paper(["show", "alice", "--format", "json"], directory)
+        let show = try await Self.paper(["show", "alice", "--format", "json"], directory)
         #expect(!show.standardOutput.contains("\"s1\""), "nothing placed: \(show.standardOutput)")
 
-        #expect(try Self.paper(["open", "bob", "--cash", "100", "--currency", "USD", "--allow-short"], directory).status == 0)
-        let short = try Self.paper(["sell", "bob", "TSLA", "3"], directory)
+        #expect(try await Self.paper(["open", "bob", "--cash", "100", "--currency", "USD", "--allow-short"], directory).status == 0)
+        let short = try await Self.paper(["sell", "bob", "TSLA", "3"], directory)
         #expect(short.status == 0, "\(short.standardError)")
         #expect(short.standardError.contains(
             "pricewatch.toml: warning: no rule or watched portfolio makes the daemon poll TSLA"), "\(short.standardError)")
-        let watched = try Self.paper(["buy", "alice", "AAPL", "0.1"], directory)
+        let watched = try await Self.paper(["buy", "alice", "AAPL", "0.1"], directory)
         #expect(watched.status == 0, "\(watched.standardError)")
         #expect(!watched.standardError.contains("warning"), "AAPL is polled for a rule: \(watched.standardError)")
     }

@@ -75,34 +75,34 @@ import Testing
             Quote(symbol: "USDEUR=X", price: try #require(ExactDecimal("0.85")), time: time, currency: "EUR"),
         ], now: time))
         try store.close()
-        let result = try CommandRunner.run(["portfolio", "--config", "pricewatch.toml", "--now", Self.now], in: directory.path)
+        let result = try await CommandRunner.run(["portfolio", "--config", "pricewatch.toml", "--now", Self.now], in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("rate AAPL: 1 USD = 0.85 EUR, replay 2018-06-12T19:59:00Z"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("cash USD 117.90 = 100.22 EUR (1 USD = 0.85 EUR, replay 2018-06-12T19:59:00Z)"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("VOD.L: no price"), "\(result.standardOutput)")
     }
 
-    @Test func textJSONAndCSVMatchTheGoldenFiles() throws {
+    @Test func textJSONAndCSVMatchTheGoldenFiles() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let xml = try String(contentsOfFile: RepositoryFiles.path("Tests/Fixtures/providers/ecb/eurofxref-daily_2018-06-11.xml"), encoding: .utf8)
         server.route("GET", "/daily.xml") { _ in .text(xml) }
         for (format, file) in [("text", "txt"), ("json", "json"), ("csv", "csv")] {
-            let result = try CommandRunner.run(["portfolio", "--config", "pricewatch.toml", "--rates", "ecb", "--rates-url", server.baseURL + "/daily.xml",
-                                                "--now", Self.now, "--format", format], in: directory.path)
+            let result = try await CommandRunner.run(["portfolio", "--config", "pricewatch.toml", "--rates", "ecb", "--rates-url", server.baseURL + "/daily.xml",
+                                                      "--now", Self.now, "--format", format], in: directory.path)
             #expect(result.status == 0, "\(result.standardError)")
             try golden(file, result.standardOutput)
         }
     }
 
-    @Test func withoutRatesOtherCurrenciesAreLeftOutAndAnUnknownNameIsNamed() throws {
-        let result = try CommandRunner.run(["portfolio", "mixed", "--config", "pricewatch.toml", "--now", Self.now], in: directory.path)
+    @Test func withoutRatesOtherCurrenciesAreLeftOutAndAnUnknownNameIsNamed() async throws {
+        let result = try await CommandRunner.run(["portfolio", "mixed", "--config", "pricewatch.toml", "--now", Self.now], in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("not in the totals: AAPL: no rate from USD to EUR"))
         #expect(result.standardOutput.contains("not in the totals: VOD.L: no price"))
-        let later = try CommandRunner.run(["portfolio", "mixed", "--config", "pricewatch.toml", "--now", "2018-06-12T21:00:00Z"], in: directory.path)
+        let later = try await CommandRunner.run(["portfolio", "mixed", "--config", "pricewatch.toml", "--now", "2018-06-12T21:00:00Z"], in: directory.path)
         #expect(later.standardOutput.contains("not in the totals: SAP.DE: stale price of 2018-06-12T19:59:00Z (replay)"), "\(later.standardOutput)")
-        let unknown = try CommandRunner.run(["portfolio", "growth", "--config", "pricewatch.toml"], in: directory.path)
+        let unknown = try await CommandRunner.run(["portfolio", "growth", "--config", "pricewatch.toml"], in: directory.path)
         #expect(unknown.status == 1)
         #expect(unknown.standardError == "error: no portfolio named 'growth'; portfolios: mixed\n")
     }

@@ -31,8 +31,8 @@ import Testing
         }
     }
 
-    func run(_ arguments: [String]) throws -> CommandRunner.Result {
-        try CommandRunner.run(arguments, in: directory.path)
+    func run(_ arguments: [String]) async throws -> CommandRunner.Result {
+        try await CommandRunner.run(arguments, in: directory.path)
     }
 
     func configure(_ body: String) throws -> String {
@@ -47,10 +47,10 @@ import Testing
     // MARK: 10.2 secrets
 
     @Test(arguments: ["finnhub", "twelvedata"])
-    func quoteNeverPrintsAKeyTheProviderEchoes(type: String) throws {
+    func quoteNeverPrintsAKeyTheProviderEchoes(type: String) async throws {
         let config = try configure(provider(type))
         for format in ["text", "json"] {
-            let result = try run(["quote", "--config", config, "--format", format, "AAPL"])
+            let result = try await run(["quote", "--config", config, "--format", format, "AAPL"])
             #expect(result.status == 1)
             let all = result.standardOutput + result.standardError
             #expect(!all.contains(Self.key) && !all.contains(Self.encodedKey) && !all.contains("TOKEN42"), "\(all)")
@@ -77,7 +77,7 @@ import Testing
         #expect(!log.contains("TOKEN42"), "\(log)")
     }
 
-    @Test func aMistypedWebhookURLIsShownAsSchemeAndHostOnly() throws {
+    @Test func aMistypedWebhookURLIsShownAsSchemeAndHostOnly() async throws {
         let config = try configure("""
             [sinks.hook]
             type = "webhook"
@@ -88,7 +88,7 @@ import Testing
             from = "a@example.com"
             to = ["b@example.com"]
             """)
-        let check = try run(["check", "--config", config])
+        let check = try await run(["check", "--config", config])
         #expect(check.status != 0)
         let all = check.standardOutput + check.standardError
         #expect(all.contains(#"found "htps://hooks.slack.com" (the rest of the URL is not shown)"#), "\(all)")
@@ -97,7 +97,7 @@ import Testing
             #expect(!all.contains(secret), "\(secret) in \(all)")
         }
         // At start, the daemon prints the same diagnostics.
-        let start = try run(["run", "--config", config, "--log-target", "stderr"])
+        let start = try await run(["run", "--config", config, "--log-target", "stderr"])
         #expect(start.status == 78)
         #expect(start.standardError.contains(#""htps://hooks.slack.com""#), "\(start.standardError)")
         #expect(!start.standardError.contains("XXXXSECRETPATH") && !start.standardError.contains("MAILPASSWORD"))
@@ -117,10 +117,10 @@ import Testing
         }
     }
 
-    @Test func quoteDropsControlCharacterFieldsWithAWarningNamingSymbolAndField() throws {
+    @Test func quoteDropsControlCharacterFieldsWithAWarningNamingSymbolAndField() async throws {
         serveHostileYahoo()
         let config = try configure("[providers.yahoo]\ntype = \"yahoo\"\nbase_url = \"\(server.baseURL)\"\n")
-        let text = try run(["quote", "--config", config, "AAPL"])
+        let text = try await run(["quote", "--config", config, "AAPL"])
         #expect(text.status == 0, "\(text.standardError)")
         #expect(text.outputLines == [
             "SYMBOL   PRICE  PREV_CLOSE  CHANGE  CURRENCY  TIME                  EXCHANGE  STATE",
@@ -130,7 +130,7 @@ import Testing
         #expect(text.errorLines.contains { $0.hasPrefix("AAPL: ignoring the provider's currency: expected a three-letter currency code, found \"USD\\r\\nBcc:") })
         #expect(text.errorLines.contains { $0.hasPrefix("AAPL: ignoring the provider's exchange: expected text without control characters") })
         #expect(!(text.standardOutput + text.standardError).contains("\u{1b}"))
-        let json = try run(["quote", "--config", config, "--format", "json", "AAPL"])
+        let json = try await run(["quote", "--config", config, "--format", "json", "AAPL"])
         #expect(json.outputLines == [
             #"{"symbol":"AAPL","provider":"yahoo","price":244.6,"currency":null,"time":"2025-02-14T21:00:00Z","previous_close":241.53,"exchange":null,"market_state":"CLOSED"}"#,
         ])

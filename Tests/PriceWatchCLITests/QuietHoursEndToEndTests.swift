@@ -34,13 +34,13 @@ import Testing
             Self.ids(lines).count >= 1
         }
         let held = try await waitFor("held alerts in the alert log") { () async -> [String]? in
-            guard let result = try? CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--status", "pending"], in: directory.path),
+            guard let result = try? await CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--status", "pending"], in: directory.path),
                   result.standardOutput.contains("held for quiet hours until") else { return nil }
             return result.outputLines
         }
         #expect(!held.isEmpty)
         let delivered = Self.ids(daemon.outputLines)
-        let log = try CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        let log = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
         let crossings = log.outputLines.filter { $0.contains("\"rule\":\"x-crosses-15\"") }
         #expect(!crossings.isEmpty)
         #expect(Set(Self.ids(crossings)).isDisjoint(with: delivered), "no crossing alert goes out during quiet hours")

@@ -35,17 +35,17 @@ import Testing
         return directory.file("pricewatch.toml")
     }
 
-    func run(_ arguments: [String]) throws -> CommandRunner.Result {
-        try CommandRunner.run(arguments, in: directory.path)
+    func run(_ arguments: [String]) async throws -> CommandRunner.Result {
+        try await CommandRunner.run(arguments, in: directory.path)
     }
 
     var yahoo: String { "[providers.yahoo]\ntype = \"yahoo\"\nbase_url = \"\(server.baseURL)\"\n" }
 
     // MARK: quote
 
-    @Test func quoteJSONLinesExactlyAsTheContractSays() throws {
+    @Test func quoteJSONLinesExactlyAsTheContractSays() async throws {
         let config = try configure(yahoo)
-        let result = try run(["quote", "--config", config, "--format", "json", "AAPL", "BABA", "NOPE"])
+        let result = try await run(["quote", "--config", config, "--format", "json", "AAPL", "BABA", "NOPE"])
         #expect(result.status == 1)
         #expect(result.outputLines == [
             #"{"symbol":"AAPL","provider":"yahoo","price":244.6,"currency":"USD","time":"2025-02-14T21:00:00Z","previous_close":241.53,"exchange":"NMS","market_state":"CLOSED"}"#,
@@ -54,9 +54,9 @@ import Testing
         #expect(result.errorLines == ["NOPE: error: yahoo does not know the symbol NOPE"])
     }
 
-    @Test func quoteTextIsAnAlignedTable() throws {
+    @Test func quoteTextIsAnAlignedTable() async throws {
         let config = try configure(yahoo)
-        let result = try run(["quote", "--config", config, "AAPL", "BABA", "AAPL"])
+        let result = try await run(["quote", "--config", config, "AAPL", "BABA", "AAPL"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.isEmpty)
         #expect(result.outputLines == [
@@ -67,40 +67,40 @@ import Testing
         #expect(server.requests(path: "/v7/finance/quote").map { $0.queryValue("symbols") } == ["AAPL,BABA"])
     }
 
-    @Test func fieldsTheProviderDoesNotGiveAreNull() throws {
+    @Test func fieldsTheProviderDoesNotGiveAreNull() async throws {
         server.route("GET", "/api/v3/ticker/24hr", sequence: [try Self.fixture("binance", "ticker_24hr_MINI_list_docs.json")])
         let config = try configure(yahoo + "\n[providers.binance]\ntype = \"binance\"\nbase_url = \"\(server.baseURL)\"\n",
                                    main: "provider = \"yahoo\"")
-        let result = try run(["quote", "--config", config, "--provider", "binance", "--format", "json", "BNBBTC"])
+        let result = try await run(["quote", "--config", config, "--provider", "binance", "--format", "json", "BNBBTC"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines == [
             #"{"symbol":"BNBBTC","provider":"binance","price":4.000002,"currency":null,"time":"2017-07-12T14:31:39.040Z","previous_close":null,"exchange":null,"market_state":null}"#,
         ])
     }
 
-    @Test func theDefaultProviderIsTheMainFilesOrTheOnlyOne() throws {
+    @Test func theDefaultProviderIsTheMainFilesOrTheOnlyOne() async throws {
         server.route("GET", "/v2/prices/BTC-USD/spot", sequence: [try Self.fixture("coinbase", "v2_prices_spot_BTC-USD.json")])
         let coinbase = "[providers.coinbase]\ntype = \"coinbase\"\nbase_url = \"\(server.baseURL)\"\n"
         // Two providers, the main file names one.
         var config = try configure(yahoo + "\n" + coinbase, main: "provider = \"coinbase\"")
-        var result = try run(["quote", "--config", config, "--format", "json", "BTC-USD"])
+        var result = try await run(["quote", "--config", config, "--format", "json", "BTC-USD"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines.first?.hasPrefix(#"{"symbol":"BTC-USD","provider":"coinbase","price":755.96,"currency":"USD","time":"#) == true)
         // Two providers and no default: an error naming them.
         config = try configure(yahoo + "\n" + coinbase)
-        result = try run(["quote", "--config", config, "BTC-USD"])
+        result = try await run(["quote", "--config", config, "BTC-USD"])
         #expect(result.status == 1)
         #expect(result.errorLines == ["\(config): error: several providers and no default: name one with --provider (providers: yahoo, coinbase)"])
         // An unknown --provider.
-        result = try run(["quote", "--config", config, "--provider", "nope", "BTC-USD"])
+        result = try await run(["quote", "--config", config, "--provider", "nope", "BTC-USD"])
         #expect(result.status == 1)
         #expect(result.errorLines == ["\(config): error: no provider 'nope' (providers: yahoo, coinbase)"])
     }
 
-    @Test func aFailedBatchFailsEachOfItsSymbols() throws {
+    @Test func aFailedBatchFailsEachOfItsSymbols() async throws {
         server.route("GET", "/v7/finance/quote") { _ in .text("Edge: Too Many Requests", status: 429, headers: [HTTPHeader("Retry-After", "30")]) }
         let config = try configure(yahoo)
-        let result = try run(["quote", "--config", config, "AAPL", "MSFT"])
+        let result = try await run(["quote", "--config", config, "AAPL", "MSFT"])
         #expect(result.status == 1)
         #expect(result.standardOutput.isEmpty)
         #expect(result.errorLines == [
@@ -109,31 +109,31 @@ import Testing
         ])
     }
 
-    @Test func anInvalidConfigurationIsReportedWithExitOne() throws {
+    @Test func anInvalidConfigurationIsReportedWithExitOne() async throws {
         let config = try configure("[providers.stocks]\ntype = \"finnhub\"\n")
-        let result = try run(["quote", "--config", config, "AAPL"])
+        let result = try await run(["quote", "--config", config, "AAPL"])
         #expect(result.status == 1)
         #expect(result.errorLines == ["\(config):1:1: error: providers.stocks: missing required key 'api_key' for type 'finnhub' (the service's API key, as a secret)"])
     }
 
-    @Test func usageErrorsExitWith64() throws {
+    @Test func usageErrorsExitWith64() async throws {
         let config = try configure(yahoo)
-        #expect(try run(["quote", "--config", config]).status == 64)
-        #expect(try run(["quote", "--config", config, "--format", "xml", "AAPL"]).status == 64)
-        #expect(try run(["search", "--config", config]).status == 64)
+        #expect(try await run(["quote", "--config", config]).status == 64)
+        #expect(try await run(["quote", "--config", config, "--format", "xml", "AAPL"]).status == 64)
+        #expect(try await run(["search", "--config", config]).status == 64)
         #expect(server.requests.isEmpty)
     }
 
     // MARK: search
 
-    @Test func searchJSONAndText() throws {
+    @Test func searchJSONAndText() async throws {
         server.route("GET", "/v1/finance/search", sequence: [try Self.fixture("yahoo", "search_BTC-USD.json")])
         let config = try configure(yahoo)
-        let json = try run(["search", "--config", config, "--format", "json", "BTC-USD"])
+        let json = try await run(["search", "--config", config, "--format", "json", "BTC-USD"])
         #expect(json.status == 0, "\(json.standardError)")
         #expect(json.outputLines.count == 6)
         #expect(json.outputLines.first == #"{"symbol":"BTC-USD","name":"Bitcoin USD","exchange":"CCC","type":"CRYPTOCURRENCY"}"#)
-        let text = try run(["search", "--config", config, "bitcoin", "usd"])
+        let text = try await run(["search", "--config", config, "bitcoin", "usd"])
         #expect(text.status == 0)
         #expect(Array(text.outputLines.prefix(2)) == [
             "SYMBOL          NAME                                   EXCHANGE  TYPE",
@@ -142,33 +142,33 @@ import Testing
         #expect(server.requests(path: "/v1/finance/search").map { $0.queryValue("q") } == ["BTC-USD", "bitcoin usd"])
     }
 
-    @Test func searchWithFinnhubHasNullExchanges() throws {
+    @Test func searchWithFinnhubHasNullExchanges() async throws {
         server.route("GET", "/search") { request in
             request.header("X-Finnhub-Token") == "k-123" ? (try? Self.fixture("finnhub", "search_apple_docs_sample.json")) ?? .status(500) : .status(401)
         }
         try directory.write("finnhub.key", "k-123\n")
         let config = try configure("[providers.stocks]\ntype = \"finnhub\"\napi_key = { file = \"finnhub.key\" }\nbase_url = \"\(server.baseURL)\"\n")
-        let result = try run(["search", "--config", config, "--format", "json", "apple"])
+        let result = try await run(["search", "--config", config, "--format", "json", "apple"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines.first == #"{"symbol":"AAPL","name":"APPLE INC","exchange":null,"type":"Common Stock"}"#)
     }
 
-    @Test func aProviderThatCannotSearchIsAnError() throws {
+    @Test func aProviderThatCannotSearchIsAnError() async throws {
         let config = try configure("[providers.coinbase]\ntype = \"coinbase\"\nbase_url = \"\(server.baseURL)\"\n")
-        let result = try run(["search", "--config", config, "bitcoin"])
+        let result = try await run(["search", "--config", config, "bitcoin"])
         #expect(result.status == 1)
         #expect(result.errorLines == ["\(config): error: provider 'coinbase' (type coinbase) cannot search symbols"])
     }
 
-    @Test func aFailedSearchExitsOne() throws {
+    @Test func aFailedSearchExitsOne() async throws {
         server.route("GET", "/v1/finance/search") { _ in .html("<html>blocked</html>") }
         let config = try configure(yahoo)
-        let result = try run(["search", "--config", config, "apple"])
+        let result = try await run(["search", "--config", config, "apple"])
         #expect(result.status == 1)
         #expect(result.errorLines == ["apple: error: yahoo v1 search: expected JSON, found an HTML page (HTTP 200)"])
     }
 
-    @Test func aReplayedSymbolNotInTheFileIsNamedOnce() throws {
+    @Test func aReplayedSymbolNotInTheFileIsNamedOnce() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("pricewatch.toml", """
             [providers.replay]
@@ -178,7 +178,7 @@ import Testing
             type = "stdout"
             """)
         try directory.write("prices.csv", "symbol,time,price\nAAPL,2024-10-02,225.70\n")
-        let result = try CommandRunner.run(["quote", "--config", "pricewatch.toml", "NOPE"], in: directory.path)
+        let result = try await CommandRunner.run(["quote", "--config", "pricewatch.toml", "NOPE"], in: directory.path)
         #expect(result.status == 1)
         #expect(result.errorLines == ["NOPE: error: not in the replay file"])
     }

@@ -5,7 +5,7 @@ import Testing
 /// The README's "first rule" is a configuration a new user copies as it is: `pricewatch check`
 /// must accept it (the front door cannot rot).
 @Suite struct ReadmeExampleTests {
-    @Test func firstRuleExamplePassesCheck() throws {
+    @Test func firstRuleExamplePassesCheck() async throws {
         let readme = try String(contentsOfFile: RepositoryFiles.path("README.md"), encoding: .utf8)
         let section = try #require(readme.components(separatedBy: "## Configure: a first rule").dropFirst().first,
                                    "README.md has no section 'Configure: a first rule'")
@@ -15,7 +15,7 @@ import Testing
         let directory = try TemporaryDirectory()
         try directory.write("pricewatch.toml", "state = \"state.db\"\n" + blocks[0])
         try directory.write("rules.d/first.toml", blocks[1])
-        let result = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
+        let result = try await CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines.first?.contains(": ok: 4 rules on 4 symbols, 1 provider, 1 sink") == true,
                 "\(result.standardOutput)")

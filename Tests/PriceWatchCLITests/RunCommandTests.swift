@@ -18,7 +18,7 @@ import Testing
         let directory = try TemporaryDirectory()
         try Self.writeDaemon(in: directory, prices: ["10"])
         try directory.write("rules.d/bad.toml", "[[rule]]\nid = \"bad\"\nsymbol = \"X\"\n")
-        let result = try CommandRunner.run(["run", "--config", "pricewatch.toml"], in: directory.path)
+        let result = try await CommandRunner.run(["run", "--config", "pricewatch.toml"], in: directory.path)
         #expect(result.status == 78)
         #expect(result.errorLines.contains { $0.hasPrefix("rules.d/bad.toml") && $0.contains("error:") })
     }

@@ -26,7 +26,7 @@ import Testing
         runs(of: secret).filter { text.contains($0) }
     }
 
-    @Test func quoteShowsNoPartOfAKeyEchoedAtTheCut() throws {
+    @Test func quoteShowsNoPartOfAKeyEchoedAtTheCut() async throws {
         let key = "fh-Zq9TOKEN42abcdef"
         try directory.write("provider.key", key + "\n")
         server.route("GET", "/quote") { request in
@@ -40,14 +40,14 @@ import Testing
             base_url = "\(server.baseURL)"
             """)
         let symbols = (170...201).map { "P\($0)" }
-        let result = try CommandRunner.run(["quote", "--config", "pricewatch.toml"] + symbols, in: directory.path)
+        let result = try await CommandRunner.run(["quote", "--config", "pricewatch.toml"] + symbols, in: directory.path)
         #expect(result.status == 1)
         #expect(result.errorLines.count == symbols.count, "\(result.errorLines)")
         let all = result.standardOutput + result.standardError
         #expect(Self.leaked(key, in: all).isEmpty, "\(Self.leaked(key, in: all)) in \(all)")
     }
 
-    @Test func notifyTestShowsNoPartOfASigningSecretEchoedAtTheCut() throws {
+    @Test func notifyTestShowsNoPartOfASigningSecretEchoedAtTheCut() async throws {
         let secret = "whsec_" + "c2lnbmluZy1zZWNyZXQtYXQtdGhlLWN1dA=="
         try directory.write("webhook.secret", secret + "\n")
         server.route("POST", "/hook") { request in
@@ -68,7 +68,7 @@ import Testing
         }
         try directory.write("pricewatch.toml", main)
         for padding in paddings {
-            let result = try CommandRunner.run(["notify-test", "--config", "pricewatch.toml", "p\(padding)"], in: directory.path)
+            let result = try await CommandRunner.run(["notify-test", "--config", "pricewatch.toml", "p\(padding)"], in: directory.path)
             #expect(result.status == 1, "\(result.standardError)")
             let all = result.standardOutput + result.standardError
             #expect(all.contains("answered HTTP 401"), "\(all)")

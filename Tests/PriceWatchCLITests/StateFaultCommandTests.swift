@@ -48,7 +48,7 @@ import Testing
     @Test func checkStateReportsAHealthyADamagedAndAnEmptiedFile() async throws {
         let directory = try await Self.seeded()
         let path = directory.file("state/pricewatch.db")
-        let healthy = try CommandRunner.run(["check", "--state", "--config", "pricewatch.toml"], in: directory.path)
+        let healthy = try await CommandRunner.run(["check", "--state", "--config", "pricewatch.toml"], in: directory.path)
         #expect(healthy.status == 0, "\(healthy.standardError)")
         #expect(healthy.outputLines.contains("state database \(path): ok: 3 alert(s), 1 pending, 2 dead deliveries, 0 quote(s)"),
                 "\(healthy.standardOutput)")
@@ -66,23 +66,23 @@ import Testing
         try handle.seek(toOffset: UInt64(size / 4096 / 2 * 4096))
         try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096))
         try handle.close()
-        let damaged = try CommandRunner.run(["check", "--state", "--config", "pricewatch.toml"], in: directory.path)
+        let damaged = try await CommandRunner.run(["check", "--state", "--config", "pricewatch.toml"], in: directory.path)
         #expect(damaged.status == 1)
         #expect(damaged.errorLines.contains { $0.hasPrefix("error: state database \(path): ") && $0.contains("the file is damaged") },
                 "\(damaged.standardError)")
 
         try Data().write(to: URL(fileURLWithPath: path))
-        let emptied = try CommandRunner.run(["check", "--state", "--config", "pricewatch.toml"], in: directory.path)
+        let emptied = try await CommandRunner.run(["check", "--state", "--config", "pricewatch.toml"], in: directory.path)
         #expect(emptied.status == 1)
         #expect(emptied.errorLines.contains { $0.contains("the file is empty (0 bytes)") }, "\(emptied.standardError)")
 
         // Deleted beside the marker pricewatch wrote when it first opened it: a lost state.
         try FileManager.default.removeItem(atPath: path)
-        let deleted = try CommandRunner.run(["check", "--state", "--config", "pricewatch.toml"], in: directory.path)
+        let deleted = try await CommandRunner.run(["check", "--state", "--config", "pricewatch.toml"], in: directory.path)
         #expect(deleted.status == 1)
         #expect(deleted.errorLines.contains { $0.contains("the file was deleted") }, "\(deleted.standardError)")
         try FileManager.default.removeItem(atPath: path + ".marker")
-        let absent = try CommandRunner.run(["check", "--state", "--config", "pricewatch.toml"], in: directory.path)
+        let absent = try await CommandRunner.run(["check", "--state", "--config", "pricewatch.toml"], in: directory.path)
         #expect(absent.status == 0)
         #expect(absent.outputLines.contains { $0.hasSuffix("not created yet (the daemon creates it at its first start)") })
         #expect(!FileManager.default.fileExists(atPath: path), "check never creates the state")
@@ -90,24 +90,24 @@ import Testing
 
     @Test func deadLettersAreListedAndRequeuedWithTheirIDs() async throws {
         let directory = try await Self.seeded()
-        let dead = try CommandRunner.run(["alerts", "--status", "dead", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        let dead = try await CommandRunner.run(["alerts", "--status", "dead", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
         #expect(dead.status == 0, "\(dead.standardError)")
         #expect(dead.outputLines.count == 1 && dead.standardOutput.contains("\"id\":\"id-now\""), "\(dead.standardOutput)")
         #expect(dead.standardOutput.contains("\"sink\":\"ops\"") && dead.standardOutput.contains("\"sink\":\"gone\""))
 
-        let none = try CommandRunner.run(["requeue", "--config", "pricewatch.toml"], in: directory.path)
+        let none = try await CommandRunner.run(["requeue", "--config", "pricewatch.toml"], in: directory.path)
         #expect(none.status == 64, "a selection is required")
-        let requeued = try CommandRunner.run(["requeue", "--sink", "ops", "--config", "pricewatch.toml"], in: directory.path)
+        let requeued = try await CommandRunner.run(["requeue", "--sink", "ops", "--config", "pricewatch.toml"], in: directory.path)
         #expect(requeued.status == 0, "\(requeued.standardError)")
         #expect(requeued.outputLines.first?.hasPrefix("re-queued id-now to stdout/ops (") == true, "\(requeued.standardOutput)")
         #expect(requeued.outputLines.last == "1 dead delivery re-queued")
 
-        let after = try CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        let after = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
         let line = try #require(after.outputLines.first { $0.contains("\"id\":\"id-now\"") })
         #expect(line.contains("{\"sink\":\"ops\",\"identity\":\"stdout/ops\",\"status\":\"pending\",\"attempts\":0"), "\(line)")
         #expect(line.contains("\"sink\":\"gone\",\"identity\":null,\"status\":\"dead\""), "\(line)")
 
-        let again = try CommandRunner.run(["requeue", "--sink", "ops", "--config", "pricewatch.toml"], in: directory.path)
+        let again = try await CommandRunner.run(["requeue", "--sink", "ops", "--config", "pricewatch.toml"], in: directory.path)
         #expect(again.status == 1)
         #expect(again.errorLines == ["no dead delivery matches"])
     }
@@ -129,13 +129,13 @@ import Testing
         try await waitUntil("the daemon to start: \(daemon.errorLines)") {
             daemon.errorLines.contains { $0.contains("pricewatch started") }
         }
-        let requeued = try CommandRunner.run(["requeue", "--alert", "id-dead-letter", "--config", "pricewatch.toml"], in: directory.path)
+        let requeued = try await CommandRunner.run(["requeue", "--alert", "id-dead-letter", "--config", "pricewatch.toml"], in: directory.path)
         #expect(requeued.status == 0, "\(requeued.standardError)")
         try await daemon.waitForOutput("the re-queued delivery id-dead-letter") {
             $0.contains { $0.contains("\"id\":\"id-dead-letter\"") }
         }
         #expect(try await daemon.stop() == 0)
-        let after = try CommandRunner.run(["alerts", "--config", "pricewatch.toml"], in: directory.path)
+        let after = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml"], in: directory.path)
         #expect(after.outputLines.contains { $0.hasPrefix("  stdout/out: delivered ") }, "\(after.standardOutput)")
     }
 

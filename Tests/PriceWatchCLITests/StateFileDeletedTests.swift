@@ -35,15 +35,15 @@ import Testing
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: state + suffix) }
         try await expectStopped65(daemon, saying: "deleted")
 
-        let check = try CommandRunner.run(["check", "--config", "pricewatch.toml", "--state"], in: directory.path)
+        let check = try await CommandRunner.run(["check", "--config", "pricewatch.toml", "--state"], in: directory.path)
         #expect(check.status != 0, "check --state passed a lost state: \(check.standardOutput)")
         #expect((check.standardOutput + check.standardError).contains("deleted"), "\(check.standardOutput) \(check.standardError)")
-        let alerts = try CommandRunner.run(["alerts", "--config", "pricewatch.toml"], in: directory.path)
+        let alerts = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml"], in: directory.path)
         #expect(alerts.status != 0 && alerts.standardError.contains("deleted"), "\(alerts.standardError)")
 
         // A new start does not make an empty state in its place.
-        let again = try CommandRunner.run(["run", "--config", "pricewatch.toml", "--log-target", "stderr"], in: directory.path,
-                                          timeout: .seconds(30))
+        let again = try await CommandRunner.run(["run", "--config", "pricewatch.toml", "--log-target", "stderr"], in: directory.path,
+                                                timeout: .seconds(30))
         #expect(again.status == 65, "\(again.standardError)")
         #expect(!FileManager.default.fileExists(atPath: state), "a new, empty state was created")
     }

@@ -7,8 +7,8 @@ import Testing
 /// a series) end to end, alert for alert against the independent reference of the Pine
 /// definitions (`Tests/Fixtures/indicators/reference.py`), run by the test itself.
 @Suite struct TechnicalBacktestTests {
-    static func reference(_ rules: String, _ data: String) throws -> [String] {
-        let result = try CommandRunner.run(program: "/usr/bin/env", [
+    static func reference(_ rules: String, _ data: String) async throws -> [String] {
+        let result = try await CommandRunner.run(program: "/usr/bin/env", [
             "python3", RepositoryFiles.path("Tests/Fixtures/indicators/reference.py"), "alerts",
             RepositoryFiles.path("Tests/Fixtures/indicators/\(rules)"), RepositoryFiles.path("demo/data/\(data)"),
         ])
@@ -17,9 +17,9 @@ import Testing
     }
 
     /// `rule symbol time price` of each alert the backtest printed as JSON.
-    static func pricewatch(_ rules: String, _ data: String) throws -> (lines: [String], objects: [[String: Any]], summary: [String]) {
-        let result = try CommandRunner.run(["backtest", "--rules", "Tests/Fixtures/indicators/\(rules)",
-                                            "--data", "demo/data/\(data)", "--format", "json"])
+    static func pricewatch(_ rules: String, _ data: String) async throws -> (lines: [String], objects: [[String: Any]], summary: [String]) {
+        let result = try await CommandRunner.run(["backtest", "--rules", "Tests/Fixtures/indicators/\(rules)",
+                                                  "--data", "demo/data/\(data)", "--format", "json"])
         try #require(result.status == 0, "backtest failed: \(result.standardError)")
         let objects = try result.outputLines.map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -40,9 +40,9 @@ import Testing
     }
 
     @Test(arguments: [("minute.toml", "aapl-1m-2024-10-02.csv"), ("monthly.toml", "stocks-monthly-2000-2010.csv")])
-    func alertsAgreeWithTheReference(rules: String, data: String) throws {
-        let expected = Self.normalized(try Self.reference(rules, data))
-        let (lines, _, _) = try Self.pricewatch(rules, data)
+    func alertsAgreeWithTheReference(rules: String, data: String) async throws {
+        let expected = Self.normalized(try await Self.reference(rules, data))
+        let (lines, _, _) = try await Self.pricewatch(rules, data)
         #expect(expected.count >= 20, "the reference fired only \(expected.count) alerts: the comparison would say little")
         #expect(Self.normalized(lines) == expected)
         // Every rule of the file fired at least once, so each definition was exercised.
@@ -52,8 +52,8 @@ import Testing
         #expect(Set(ids) == fired, "rules that never fired: \(Set(ids).subtracting(fired).sorted())")
     }
 
-    @Test func alertsCarryTheSeriesAndTheirValues() throws {
-        let (_, objects, summary) = try Self.pricewatch("minute.toml", "aapl-1m-2024-10-02.csv")
+    @Test func alertsCarryTheSeriesAndTheirValues() async throws {
+        let (_, objects, summary) = try await Self.pricewatch("minute.toml", "aapl-1m-2024-10-02.csv")
         let cross = try #require(objects.first { $0["rule"] as? String == "ema-cross-5m" })
         #expect(cross["of"] as? String == "ema(3)")
         #expect(cross["level"] as? String == "sma(8)")

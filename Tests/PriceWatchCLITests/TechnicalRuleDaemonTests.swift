@@ -59,7 +59,7 @@ import Testing
         let minute = { (index: Int64, second: Int64) in base + (30 + index) * 60_000 + second * 1_000 }
 
         // Before any history: the rule is warming up.
-        let before = try CommandRunner.run(["rules", "--config", "pricewatch.toml"], in: directory.path)
+        let before = try await CommandRunner.run(["rules", "--config", "pricewatch.toml"], in: directory.path)
         #expect(before.status == 0, "\(before.standardError)")
         #expect(before.outputLines.contains { $0.contains("btc-above-sma") && $0.contains("warming up: 0 of 5 bars") },
                 "\(before.outputLines)")
@@ -84,7 +84,7 @@ import Testing
         #expect((first["of_value"] as? NSNumber)?.doubleValue == 110)
         #expect(server.requests(path: "/api/v3/klines").count == 1)
         // `rules` reads the same bars from the state file: the series' values at the newest bar.
-        let status = try CommandRunner.run(["rules", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        let status = try await CommandRunner.run(["rules", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
         let rule = try #require(try JSONSerialization.jsonObject(with: Data((status.outputLines.first ?? "").utf8)) as? [String: Any])
         #expect(rule["state"] as? String == "fired")
         #expect((rule["bars"] as? Int).map { $0 >= 5 } == true)
@@ -107,14 +107,14 @@ import Testing
 
         // `watch` shows the series' values at the newest bar (130 over its average of 105.2),
         // and `history` draws the average over the prices, labelled.
-        let watch = try CommandRunner.run(["watch", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        let watch = try await CommandRunner.run(["watch", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
         #expect(watch.status == 0, "\(watch.standardError)")
         let entry = try #require(try JSONSerialization.jsonObject(with: Data((watch.outputLines.first ?? "").utf8)) as? [String: Any])
         let watched = try #require((entry["rules"] as? [[String: Any]])?.first)
         #expect((watched["sma(5)"] as? NSNumber)?.doubleValue == 105.2, "\(watched)")
         #expect((watched["price"] as? NSNumber)?.doubleValue == 130, "\(watched)")
-        let chart = try CommandRunner.run(["history", "BTCUSDT", "--config", "pricewatch.toml", "--range", "1d", "--interval", "1m",
-                                           "--width", "100"], in: directory.path)
+        let chart = try await CommandRunner.run(["history", "BTCUSDT", "--config", "pricewatch.toml", "--range", "1d", "--interval", "1m",
+                                                 "--width", "100"], in: directory.path)
         #expect(chart.status == 0, "\(chart.standardError)")
         #expect(chart.outputLines.contains { $0.hasSuffix("· sma(5)") }, "\(chart.outputLines)")
         #expect(!chart.outputLines.contains { $0.contains("btc-above-sma") && $0.contains("off the chart") }, "\(chart.outputLines)")

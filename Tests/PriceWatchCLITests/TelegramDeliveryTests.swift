@@ -60,7 +60,7 @@ import Testing
         #expect(requests.count == 3, "one refused chat, one flood-controlled attempt and its retry: \(requests.map(\.path))")
         #expect(Self.leaked(daemon.outputLines + daemon.errorLines).isEmpty, "\(Self.leaked(daemon.outputLines + daemon.errorLines))")
 
-        let alerts = try CommandRunner.run(["alerts", "--config", "pricewatch.toml"], in: directory.path)
+        let alerts = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml"], in: directory.path)
         #expect(alerts.status == 0, "\(alerts.standardError)")
         let text = alerts.outputLines.joined(separator: "\n")
         // The URL is a secret, which `alerts` does not read: the sink shows by its name.

@@ -17,34 +17,34 @@ import Testing
                                            now: time))
         try store.close()
 
-        let zoned = try CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--tz", "America/New_York"], in: directory.path)
+        let zoned = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--tz", "America/New_York"], in: directory.path)
         #expect(zoned.status == 0, "\(zoned.standardError)")
         #expect(zoned.outputLines.first == "2024-10-02 09:30 -04:00 aapl-200 AAPL 225.70 USD above 200 [id-1]")
-        let plain = try CommandRunner.run(["alerts", "--config", "pricewatch.toml"], in: directory.path)
+        let plain = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml"], in: directory.path)
         #expect(plain.outputLines.first == "2024-10-02T13:30:00Z aapl-200 AAPL 225.70 USD above 200 [id-1]")
-        let json = try CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--tz", "America/New_York", "--format", "json"],
-                                         in: directory.path)
+        let json = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--tz", "America/New_York", "--format", "json"],
+                                               in: directory.path)
         #expect(json.standardOutput.contains("\"time\":\"2024-10-02T13:30:00Z\""))
     }
 
-    @Test func aZoneThatDoesNotExistIsAUsageError() throws {
+    @Test func aZoneThatDoesNotExistIsAUsageError() async throws {
         let directory = try TemporaryDirectory()
         try AlertsCommandTests.writeConfiguration(in: directory)
         for command in [["alerts"], ["rules"], ["quote", "AAPL"], ["backtest", "--rules", "rules.d", "--data", "prices.csv"]] {
-            let result = try CommandRunner.run(command + ["--config", "pricewatch.toml", "--tz", "Mars/Olympus_Mons"], in: directory.path)
+            let result = try await CommandRunner.run(command + ["--config", "pricewatch.toml", "--tz", "Mars/Olympus_Mons"], in: directory.path)
             #expect(result.status == 64, "\(command): \(result.standardError)")
             #expect(result.standardError.contains("--tz: expected an IANA time zone such as 'Europe/London' or 'UTC', found 'Mars/Olympus_Mons'"))
         }
-        let market = try CommandRunner.run(["rules", "--config", "pricewatch.toml", "--tz", "market"], in: directory.path)
+        let market = try await CommandRunner.run(["rules", "--config", "pricewatch.toml", "--tz", "market"], in: directory.path)
         #expect(market.status == 64)
         #expect(market.standardError.contains("--tz market: rules prints no per-symbol market times"))
     }
 
-    @Test func backtestTextPrintsAlertTimesInTheZone() throws {
+    @Test func backtestTextPrintsAlertTimesInTheZone() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("rules.toml", "[[rule]]\nid = \"r\"\nsymbol = \"AAPL\"\nabove = 200\n")
         try directory.write("prices.csv", "symbol,time,price\nAAPL,2024-10-02T13:30:00Z,225.70\n")
-        let zoned = try CommandRunner.run(["backtest", "--rules", "rules.toml", "--data", "prices.csv", "--tz", "Europe/Berlin"], in: directory.path)
+        let zoned = try await CommandRunner.run(["backtest", "--rules", "rules.toml", "--data", "prices.csv", "--tz", "Europe/Berlin"], in: directory.path)
         #expect(zoned.status == 0, "\(zoned.standardError)")
         #expect(zoned.outputLines.first?.hasPrefix("2024-10-02 15:30 +02:00 r AAPL 225.70") == true, "\(zoned.outputLines)")
     }

@@ -37,9 +37,9 @@ import Testing
         try store.close()
     }
 
-    @Test func textTableMatchesTheGoldenFile() throws {
-        let result = try CommandRunner.run(["watch", "--config", directory.file("pricewatch.toml"), "--tz", "America/New_York"],
-                                           in: directory.path)
+    @Test func textTableMatchesTheGoldenFile() async throws {
+        let result = try await CommandRunner.run(["watch", "--config", directory.file("pricewatch.toml"), "--tz", "America/New_York"],
+                                                 in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
         let path = RepositoryFiles.path("Tests/Fixtures/history/watch-aapl-2024-10-02.txt")
         if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
@@ -50,22 +50,22 @@ import Testing
         #expect(!result.standardOutput.contains("\u{1B}["))
     }
 
-    @Test func marketZoneFallsBackToUTCWithoutCalendarsAndBadZonesAreUsageErrors() throws {
+    @Test func marketZoneFallsBackToUTCWithoutCalendarsAndBadZonesAreUsageErrors() async throws {
         // The default calendars know no market: `--tz market` prints UTC.
-        let result = try CommandRunner.run(["watch", "--config", directory.file("pricewatch.toml"), "--tz", "market"],
-                                           in: directory.path, environment: ["TZ": "Asia/Tokyo"])
+        let result = try await CommandRunner.run(["watch", "--config", directory.file("pricewatch.toml"), "--tz", "market"],
+                                                 in: directory.path, environment: ["TZ": "Asia/Tokyo"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines.dropFirst().first?.contains("2024-10-02 19:59") == true)
-        let tokyo = try CommandRunner.run(["watch", "--config", directory.file("pricewatch.toml")],
-                                          in: directory.path, environment: ["TZ": "Asia/Tokyo"])
+        let tokyo = try await CommandRunner.run(["watch", "--config", directory.file("pricewatch.toml")],
+                                                in: directory.path, environment: ["TZ": "Asia/Tokyo"])
         #expect(tokyo.outputLines.dropFirst().first?.contains("2024-10-03 04:59") == true)
-        #expect(try CommandRunner.run(["watch", "--config", directory.file("pricewatch.toml"), "--tz", "Nowhere/Else"],
-                                      in: directory.path).status == 64)
+        #expect(try await CommandRunner.run(["watch", "--config", directory.file("pricewatch.toml"), "--tz", "Nowhere/Else"],
+                                            in: directory.path).status == 64)
     }
 
-    @Test func jsonLinesOnePerSymbol() throws {
-        let result = try CommandRunner.run(["watch", "--config", directory.file("pricewatch.toml"), "--format", "json"],
-                                           in: directory.path)
+    @Test func jsonLinesOnePerSymbol() async throws {
+        let result = try await CommandRunner.run(["watch", "--config", directory.file("pricewatch.toml"), "--format", "json"],
+                                                 in: directory.path)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines.count == 2)
         #expect(result.outputLines.first?.hasPrefix(#"{"symbol":"AAPL","provider":"yahoo","price":226.81,"time":"2024-10-02T19:59:00Z","previous_close":226.21,"change":0.27,"currency":"USD","day_low":223.31,"day_high":227.32,"day_closes":389"#) == true)

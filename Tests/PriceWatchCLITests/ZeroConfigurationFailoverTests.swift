@@ -9,7 +9,7 @@ import Testing
 @Suite(.enabled(if: !FileManager.default.fileExists(atPath: "/etc/pricewatch/pricewatch.toml"),
                 "a configuration at the default path is used instead of the built-in providers"))
 struct ZeroConfigurationFailoverTests {
-    @Test func aRefusedYahooQuoteComesFromTheKeylessFallbacks() throws {
+    @Test func aRefusedYahooQuoteComesFromTheKeylessFallbacks() async throws {
         let server = try LoopbackHTTPServer()
         let directory = try TemporaryDirectory()
         server.route("GET", "/") { _ in LoopbackResponse(status: 404, headers: [HTTPHeader("Set-Cookie", "A3=cookie; Path=/")]) }
@@ -28,8 +28,8 @@ struct ZeroConfigurationFailoverTests {
         server.route("GET", "/api/v3/simple/price") { _ in
             .json(#"{"bitcoin":{"usd":67012.51,"usd_24h_change":-1.5,"last_updated_at":1711356300}}"#)
         }
-        let result = try CommandRunner.run(["quote", "--format", "json", "AAPL", "BTC-USD"], in: directory.path,
-                                           environment: ["PRICEWATCH_PROVIDER_BASE_URL": server.baseURL])
+        let result = try await CommandRunner.run(["quote", "--format", "json", "AAPL", "BTC-USD"], in: directory.path,
+                                                 environment: ["PRICEWATCH_PROVIDER_BASE_URL": server.baseURL])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines.count == 2, "\(result.outputLines)")
         #expect(result.outputLines.first?.contains(#""symbol":"AAPL","provider":"nasdaq","price":266.782"#) == true, "\(result.outputLines)")

@@ -148,8 +148,8 @@ import Testing
         #expect(varietyTaken == [true, false, false], "expected the variety file taken with the first main file only")
     }
 
-    @Test func everyTOMLFileOfTheRepositoryReadsTheSameBothWays() throws {
-        let listing = try CommandRunner.run(program: "/usr/bin/git", ["ls-files", "*.toml", "*.toml.sample"])
+    @Test func everyTOMLFileOfTheRepositoryReadsTheSameBothWays() async throws {
+        let listing = try await CommandRunner.run(program: "/usr/bin/git", ["ls-files", "*.toml", "*.toml.sample"])
         let paths = listing.standardOutput.split(separator: "\n").map(String.init)
         #expect(paths.count > 500, "expected the repository's TOML files (the TOML suite among them), found \(paths.count)")
         var taken = 0

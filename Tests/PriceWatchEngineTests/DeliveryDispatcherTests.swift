@@ -85,16 +85,15 @@ import Testing
         let alerts = try await harness.queue(1, to: ["recorder"])
         let task = Task { await harness.dispatcher.run() }
         defer { task.cancel() }
-        try await waitForAttempts(sink, 1)
-        let pending = try await harness.store.alerts(since: nil).flatMap(\.deliveries)
-        #expect(pending.first?.status == .pending)
-        #expect(pending.first?.nextAttemptAt == Timestamp(seconds: 1_001), "first retry after 1 s")
-        #expect(pending.first?.lastError == "HTTP 503")
+        // The sink's attempt comes before the dispatcher stores its outcome: wait for the store.
+        let pending = try await waitForFailedAttempts(harness, 1)
+        #expect(pending.status == .pending)
+        #expect(pending.nextAttemptAt == Timestamp(seconds: 1_001), "first retry after 1 s")
+        #expect(pending.lastError == "HTTP 503")
         harness.wall.advance(seconds: 1)
         harness.doorbell.ring()
-        try await waitForAttempts(sink, 2)
-        let second = try await harness.store.alerts(since: nil).flatMap(\.deliveries)
-        #expect(second.first?.nextAttemptAt == Timestamp(seconds: 1_003), "then after 2 s")
+        let second = try await waitForFailedAttempts(harness, 2)
+        #expect(second.nextAttemptAt == Timestamp(seconds: 1_003), "then after 2 s")
         harness.wall.advance(seconds: 2)
         harness.doorbell.ring()
         try await harness.waitUntilStatuses { $0 == [.delivered] }
@@ -184,6 +183,14 @@ import Testing
         try await harness.waitUntilStatuses { $0 == [.delivered] }
         #expect(requests.map { $0.header("webhook-id") } == alerts.map(\.id))
         #expect(try await StandardWebhooksVerifier.verify(requests, secret: secret) == alerts.map { "ok \($0.id)" })
+    }
+
+    /// The one delivery once the store holds the outcome of its `count`th failed attempt.
+    func waitForFailedAttempts(_ harness: Harness, _ count: Int) async throws -> Delivery {
+        try await waitFor("the store to hold \(count) failed attempt(s)") { () async throws -> Delivery? in
+            let delivery = try await harness.store.alerts(since: nil).flatMap(\.deliveries).first
+            return delivery.flatMap { $0.attempts >= count && $0.lastError != nil ? $0 : nil }
+        }
     }
 
     func waitForAttempts(_ sink: RecordingSink, _ count: Int) async throws {

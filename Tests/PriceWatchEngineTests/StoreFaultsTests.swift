@@ -34,7 +34,7 @@ import Testing
         for arguments in [["paper", "open", "alice", "--cash", "10000", "--currency", "USD"],
                           ["paper", "buy", "alice", "AAPL", "5", "--limit", "1", "--order-id", "never"],
                           ["silence", "add", "--rule", "other", "--for", "1h", "--force"]] {
-            let result = try CommandRunner.run(arguments + ["--config", "pricewatch.toml"], in: directory.path)
+            let result = try await CommandRunner.run(arguments + ["--config", "pricewatch.toml"], in: directory.path)
             try #require(result.status == 0, "\(arguments): \(result.standardError)")
         }
         let store = try SQLiteAlertStore.open(path: directory.file("state/pricewatch.db"))

@@ -1,5 +1,6 @@
 import Foundation
 import PriceWatchTestKit
+import Synchronization
 import Testing
 
 /// The dashboard in a real headless Chromium (Debian's `chromium`), from the running demo
@@ -32,6 +33,19 @@ import Testing
             #expect(status == 0, "chromium exited with \(status): \(String(decoding: err, as: UTF8.self).suffix(600))")
             return (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
         }
+
+        /// The DOM of `url` once it shows `marker`. `--timeout` makes Chromium dump whatever it
+        /// has when the time is up, on a starved machine an empty document: such a dump is
+        /// taken again, until the wait's deadline.
+        func dumpDOM(_ url: String, showing marker: String) async throws -> (output: String, error: String) {
+            let last = Mutex("")
+            return try await waitFor("\(url) in Chromium to show \(marker); the last dump: \(last.withLock { $0.prefix(300) })",
+                                     timeout: .seconds(150)) { () async throws -> (output: String, error: String)? in
+                let dump = try await run(["--timeout=20000", "--dump-dom", url])
+                last.withLock { $0 = dump.output }
+                return dump.output.contains(marker) ? dump : nil
+            }
+        }
     }
 
     /// Console messages (the page logs none of its own, so each is an error: an uncaught
@@ -54,7 +68,7 @@ import Testing
         // The DOM once the page loaded and its script ran (an open event stream keeps the
         // page from ever being idle, so the load, not virtual time, ends the wait; `--timeout`
         // only bounds it on a loaded machine).
-        let dom = try await browser.run(["--timeout=20000", "--dump-dom", url])
+        let dom = try await browser.dumpDOM(url, showing: "<tr data-symbol=\"AAPL\"")
         #expect(dom.output.contains("<tr data-symbol=\"AAPL\""), "the DOM shows AAPL: \(dom.output.prefix(400))")
         #expect(dom.output.contains("aapl-above-225.5"))
         // Prices as `watch` writes them, in the first render and after live updates alike.
@@ -70,7 +84,7 @@ import Testing
 
         // The symbol page: its chart drawn, no console error (the inline SVG passes the page's
         // content security policy).
-        let symbol = try await browser.run(["--timeout=20000", "--dump-dom", demo.base + "/symbol/AAPL"])
+        let symbol = try await browser.dumpDOM(demo.base + "/symbol/AAPL", showing: "<h1>AAPL</h1>")
         #expect(symbol.output.contains("<h1>AAPL</h1>"), "the symbol page's DOM: \(symbol.output.prefix(400))")
         #expect(symbol.output.contains("<svg class=\"chart chart-light\"") || symbol.output.contains("not enough data for a chart"))
         #expect(Self.consoleErrors(symbol.error).isEmpty, "console errors: \(Self.consoleErrors(symbol.error))")
@@ -79,7 +93,7 @@ import Testing
         // resource the content security policy refuses).
         for (path, marker) in [("/alerts", "<h1>Alerts</h1>"), ("/markets", "<h1>Markets</h1>"), ("/portfolio", "<h1>Portfolios</h1>"),
                                ("/paper", "<h1>Paper trading</h1>"), ("/silences", "<h1>Silences</h1>")] {
-            let page = try await browser.run(["--timeout=20000", "--dump-dom", demo.base + path])
+            let page = try await browser.dumpDOM(demo.base + path, showing: marker)
             #expect(page.output.contains(marker), "\(path) in the browser: \(page.output.prefix(300))")
             #expect(Self.consoleErrors(page.error).isEmpty, "\(path): console errors: \(Self.consoleErrors(page.error))")
         }

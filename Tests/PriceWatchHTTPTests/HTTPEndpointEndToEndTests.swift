@@ -4,6 +4,7 @@ import NIOCore
 import PriceWatchCore
 import PriceWatchCurl
 import PriceWatchTestKit
+import Synchronization
 import Testing
 
 /// The endpoint of the running daemon (`pricewatch run` over the demo configuration) on
@@ -76,13 +77,21 @@ import Testing
         try await demo.waitUntilListening()
         // The fourth row: 224.89, previous close 226.21.
         let watch = try await waitFor("watch to print the fourth row's price") { () async throws -> String? in
-            let result = try CommandRunner.run(["watch", "--config", "pricewatch.toml", "--format", "json"], in: demo.directory.path)
+            let result = try await CommandRunner.run(["watch", "--config", "pricewatch.toml", "--format", "json"], in: demo.directory.path)
             guard result.status == 0, let line = result.outputLines.first, line.contains("\"price\":224.89") else { return nil }
             return line
         }
         #expect(watch.contains("\"change\":-0.58"), "\(watch)")
-        let page = try await waitFor("the watchlist to show the fourth row's price") { () async -> String? in
-            guard let page = await demo.text("/"), page.contains("<td class=\"price\">224.89</td>") else { return nil }
+        let lastPage = Mutex<String?>(nil)
+        let rows = { (try? String(contentsOfFile: demo.directory.file("data/aapl-1m-2024-10-02.csv"), encoding: .utf8))?
+            .prefix(300).debugDescription ?? "unreadable" }
+        let page = try await waitFor("the watchlist on port \(demo.port) to show the fourth row's price (the file starts \(rows())); "
+                                     + "the daemon's standard error ends: \(demo.daemon.errorLines.suffix(4)); the last page's rows: "
+                                     + "\(lastPage.withLock { $0 }.map { $0.split(separator: "\n").filter { $0.contains("<td") } } ?? [])") {
+            () async -> String? in
+            let page = await demo.text("/")
+            lastPage.withLock { $0 = page }
+            guard let page, page.contains("<td class=\"price\">224.89</td>") else { return nil }
             return page
         }
         #expect(page.contains("<td class=\"price\">224.89</td><td class=\"change down\">-0.58%</td>"), "the watchlist's figures")
@@ -101,7 +110,7 @@ import Testing
         _ = try await waitFor("AAPL on the watchlist") { () async -> Bool? in
             await demo.text("/")?.contains("<tr data-symbol=\"AAPL\"") == true ? true : nil
         }
-        let command = try CommandRunner.run(["history", "AAPL", "--range", "5d", "--config", "pricewatch.toml"], in: demo.directory.path)
+        let command = try await CommandRunner.run(["history", "AAPL", "--range", "5d", "--config", "pricewatch.toml"], in: demo.directory.path)
         let page = try #require(await demo.request("/symbol/AAPL?range=5d"))
         #expect(page.status == 200)
         let html = String(decoding: page.body, as: UTF8.self)
@@ -142,7 +151,7 @@ import Testing
         _ = chmod(demo.directory.file("portfolios.d/core.toml"), 0o640)
         try await demo.waitUntilListening()
         let text = try await waitFor("portfolio to value AAPL at the fourth row's price") { () async throws -> String? in
-            let result = try CommandRunner.run(["portfolio", "core", "--config", "pricewatch.toml"], in: demo.directory.path)
+            let result = try await CommandRunner.run(["portfolio", "core", "--config", "pricewatch.toml"], in: demo.directory.path)
             guard result.status == 0, result.standardOutput.contains("224.89") else { return nil }
             return result.standardOutput
         }
@@ -177,16 +186,16 @@ import Testing
     @Test func thePaperPagesShowTheFiguresOfPaper() async throws {
         let demo = try DashboardDaemon(rows: 4)
         try await demo.waitUntilListening()
-        func paper(_ arguments: [String]) throws -> CommandRunner.Result {
-            try CommandRunner.run(["paper"] + arguments + ["--config", "pricewatch.toml"], in: demo.directory.path)
+        func paper(_ arguments: [String]) async throws -> CommandRunner.Result {
+            try await CommandRunner.run(["paper"] + arguments + ["--config", "pricewatch.toml"], in: demo.directory.path)
         }
-        let opened = try paper(["open", "alice", "--cash", "10000", "--currency", "USD"])
+        let opened = try await paper(["open", "alice", "--cash", "10000", "--currency", "USD"])
         #expect(opened.status == 0, "\(opened.standardError)")
-        let bought = try paper(["buy", "alice", "AAPL", "10", "--limit", "1000", "--order-id", "o1"])
+        let bought = try await paper(["buy", "alice", "AAPL", "10", "--limit", "1000", "--order-id", "o1"])
         #expect(bought.status == 0, "\(bought.standardError)")
         // The order fills at the next quote the daemon polls after it was placed.
         let shown = try await waitFor("alice's order to fill") { () async throws -> String? in
-            let show = try paper(["show", "alice"])
+            let show = try await paper(["show", "alice"])
             return show.status == 0 && show.standardOutput.contains("filled") ? show.standardOutput : nil
         }
         let equity = try #require(shown.split(separator: "\n").first { $0.hasPrefix("equity") }, "\(shown)")
@@ -416,12 +425,12 @@ import Testing
         #expect(try await daemon.stop() == 0)
     }
 
-    @Test func aMalformedHTTPTableIsAnErrorNamingFileAndLine() throws {
+    @Test func aMalformedHTTPTableIsAnErrorNamingFileAndLine() async throws {
         let directory = try TemporaryDirectory()
         try ReplayDaemonFiles.write(in: directory, prices: ["10"])
         let main = try String(contentsOfFile: directory.file("pricewatch.toml"), encoding: .utf8)
         try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"localhost\"\nmax_conections = 5\n")
-        let result = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
+        let result = try await CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
         #expect(result.status != 0)
         let lines = main.split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(result.errorLines.contains { $0.hasPrefix("pricewatch.toml:\(lines + 2):") && $0.contains("127.0.0.1:8490") },
@@ -429,12 +438,12 @@ import Testing
         #expect(result.errorLines.contains { $0.contains("max_conections") && $0.contains("max_connections") }, "\(result.errorLines)")
     }
 
-    @Test func listeningBeyondLoopbackWithoutATokenIsRefused() throws {
+    @Test func listeningBeyondLoopbackWithoutATokenIsRefused() async throws {
         let directory = try TemporaryDirectory()
         try ReplayDaemonFiles.write(in: directory, prices: ["10"])
         let main = try String(contentsOfFile: directory.file("pricewatch.toml"), encoding: .utf8)
         try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"0.0.0.0:8490\"\n")
-        let result = try CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
+        let result = try await CommandRunner.run(["check", "--config", "pricewatch.toml"], in: directory.path)
         #expect(result.status != 0)
         #expect(result.errorLines.contains { $0.contains("http.listen") && $0.contains("requires 'token'") },
                 "\(result.errorLines)")

@@ -34,11 +34,11 @@ import Testing
                                  "currency = \"USD\"\n[[lot]]\nsymbol = \"AAPL\"\nquantity = 10\nprice = 200\ncurrency = \"USD\"\ndate = 2024-01-02\n")
         _ = chmod(demo.directory.file("portfolios.d/core.toml"), 0o640)
         try await demo.waitUntilListening()
-        func paper(_ arguments: [String]) throws -> CommandRunner.Result {
-            try CommandRunner.run(["paper"] + arguments + ["--config", "pricewatch.toml"], in: demo.directory.path)
+        func paper(_ arguments: [String]) async throws -> CommandRunner.Result {
+            try await CommandRunner.run(["paper"] + arguments + ["--config", "pricewatch.toml"], in: demo.directory.path)
         }
-        #expect(try paper(["open", "alice", "--cash", "10000", "--currency", "USD"]).status == 0)
-        #expect(try paper(["buy", "alice", "AAPL", "10", "--limit", "1000", "--order-id", "o1"]).status == 0)
+        #expect(try await paper(["open", "alice", "--cash", "10000", "--currency", "USD"]).status == 0)
+        #expect(try await paper(["buy", "alice", "AAPL", "10", "--limit", "1000", "--order-id", "o1"]).status == 0)
         // Pages with what they are for: an alert fired, the order filled, the file replayed.
         _ = try await waitFor("an alert on the dashboard and alice's order filled") { () async throws -> Bool? in
             guard let page = await demo.text("/"), page.contains("class=\"alert\""),

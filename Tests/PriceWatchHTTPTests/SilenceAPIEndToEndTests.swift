@@ -18,7 +18,7 @@ import Testing
     /// second) with the endpoint on a free port and `token` as its bearer token.
     static func daemonWithToken(_ token: String) throws -> (directory: TemporaryDirectory, port: Int, daemon: RunningDaemon) {
         let directory = try TemporaryDirectory()
-        try ReplayDaemonFiles.write(in: directory, prices: (0..<120).map { $0 % 2 == 0 ? "10" : "20" })
+        try ReplayDaemonFiles.write(in: directory, prices: (0..<1200).map { $0 % 2 == 0 ? "10" : "20" })
         let port = try DashboardDaemon.freePort()
         let main = try String(contentsOfFile: directory.file("pricewatch.toml"), encoding: .utf8)
         try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"127.0.0.1:\(port)\"\ntoken = { env = \"API_TOKEN\" }\n")
@@ -56,11 +56,11 @@ import Testing
 
         // Effective at once, with no reload: alerts are recorded as silenced.
         try await waitUntil("two silenced alerts in the alert log") {
-            let silenced = try CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--status", "silenced", "--format", "json"],
-                                                 in: directory.path)
+            let silenced = try await CommandRunner.run(["alerts", "--config", "pricewatch.toml", "--status", "silenced", "--format", "json"],
+                                                       in: directory.path)
             return silenced.outputLines.filter { $0.contains("\"status\":\"silenced\"") }.count >= 2
         }
-        let listed = try CommandRunner.run(["silence", "list", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        let listed = try await CommandRunner.run(["silence", "list", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
         #expect(listed.status == 0 && listed.standardOutput.contains("\"id\":\"\(id)\""), "\(listed.standardOutput)")
         let overHTTP = try #require(await send("/api/silences"))
         #expect(overHTTP.status == 200 && overHTTP.text.contains("\"id\":\"\(id)\""), "\(overHTTP.text)")
@@ -138,7 +138,7 @@ import Testing
             let warning = object["warning"] as? String ?? ""
             #expect(warning.contains("matches nothing"), "\(unknown.text)")
         }
-        let listed = try CommandRunner.run(["silence", "list", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        let listed = try await CommandRunner.run(["silence", "list", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
         #expect(!listed.standardOutput.contains("evil") && listed.outputLines.count == 3, "\(listed.standardOutput)")
         #expect(try await daemon.stop() == 0)
     }
@@ -199,7 +199,7 @@ import Testing
         let id = try #require(back.firstMatch(of: /made silence ([a-z0-9-]+) \(rule x-crosses-15\)/).map { String($0.1) }, "\(back)")
         #expect(back.contains("<td>deploy day</td>"))
         #expect(back.contains("action=\"/silences/\(id)/expire\""))
-        let listed = try CommandRunner.run(["silence", "list", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        let listed = try await CommandRunner.run(["silence", "list", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
         #expect(listed.standardOutput.contains("\"id\":\"\(id)\""), "the command line sees it: \(listed.standardOutput)")
 
         let refused = try #require(await send("/silences", .post, form: "target=rule&name=x-crosses-15&for=soon", cookie: cookie))
@@ -210,7 +210,7 @@ import Testing
         let ended = try #require(await send("/silences/\(id)/expire", .post, cookie: cookie))
         #expect(ended.status == 303)
         #expect(text(await send(ended.header("Location") ?? "/silences", cookie: cookie)).contains("ended silence \(id)"))
-        let after = try CommandRunner.run(["silence", "list", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
+        let after = try await CommandRunner.run(["silence", "list", "--config", "pricewatch.toml", "--format", "json"], in: directory.path)
         #expect(!after.standardOutput.contains("\"id\":\"\(id)\""), "ended: \(after.standardOutput)")
         #expect(try await daemon.stop() == 0)
     }

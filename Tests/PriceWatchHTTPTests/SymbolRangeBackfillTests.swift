@@ -68,8 +68,8 @@ import Testing
         #expect(try await daemon.stop() == 0)
         // The backfilled candles were kept: with the provider gone, `history` still has them.
         server.stop()
-        let history = try CommandRunner.run(["history", "AAPL", "--range", "5d", "--format", "json", "--config", "pricewatch.toml"],
-                                            in: directory.path)
+        let history = try await CommandRunner.run(["history", "AAPL", "--range", "5d", "--format", "json", "--config", "pricewatch.toml"],
+                                                  in: directory.path)
         // The recorded session's 390 minutes as the 5D range's five-minute candles: 78 of them.
         #expect(history.outputLines.count >= 78, "stored candles: \(history.outputLines.count); \(history.standardError)")
     }

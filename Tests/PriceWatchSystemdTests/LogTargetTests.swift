@@ -27,11 +27,11 @@ import Testing
 
     /// An inherited `JOURNAL_STREAM` whose stream is not standard error (a child whose output
     /// was redirected): plain lines, and no attempt at the journal.
-    @Test func aStaleJournalStreamLeavesTheLinesOnStandardError() throws {
+    @Test func aStaleJournalStreamLeavesTheLinesOnStandardError() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("pricewatch.toml", "[providers.p]\ntype = \"nope\"\n")
-        let result = try CommandRunner.run(["run", "--config", "pricewatch.toml"], in: directory.path,
-                                           environment: ["JOURNAL_STREAM": "1:1"])
+        let result = try await CommandRunner.run(["run", "--config", "pricewatch.toml"], in: directory.path,
+                                                 environment: ["JOURNAL_STREAM": "1:1"])
         #expect(result.status == 78)
         #expect(result.errorLines.contains { $0.contains(" critical pricewatch: ") && $0.contains("invalid configuration in pricewatch.toml; not starting") },
                 "\(result.errorLines)")

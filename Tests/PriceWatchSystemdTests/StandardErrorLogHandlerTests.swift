@@ -20,11 +20,11 @@ import Testing
     }
 
     /// The real binary, in a time zone far from UTC: every log line starts with `...Z`.
-    @Test func theDaemonsStandardErrorLinesStartWithAnRFC3339UTCTime() throws {
+    @Test func theDaemonsStandardErrorLinesStartWithAnRFC3339UTCTime() async throws {
         let directory = try TemporaryDirectory()
         try directory.write("pricewatch.toml", "[providers.p]\ntype = \"nope\"\n")
-        let result = try CommandRunner.run(["run", "--config", "pricewatch.toml", "--log-target", "stderr"],
-                                           in: directory.path, environment: ["TZ": "Asia/Kolkata"])
+        let result = try await CommandRunner.run(["run", "--config", "pricewatch.toml", "--log-target", "stderr"],
+                                                 in: directory.path, environment: ["TZ": "Asia/Kolkata"])
         #expect(result.status == 78)
         let logLines = result.errorLines.filter { $0.contains(" pricewatch: ") }
         #expect(!logLines.isEmpty, "\(result.errorLines)")

@@ -66,7 +66,7 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file was changed")
         let tables = try await ChildProcess.run("/usr/bin/sqlite3", [path, ".tables"], in: "/")
         #expect(tables.output.trimmingCharacters(in: .whitespacesAndNewlines) == "customers", "\(tables.output)")
-        let check = try CommandRunner.run(["check", "--config", "pricewatch.toml", "--state"], in: demo.path)
+        let check = try await CommandRunner.run(["check", "--config", "pricewatch.toml", "--state"], in: demo.path)
         #expect(check.status == 1, "\(check.standardOutput) \(check.standardError)")
         #expect((check.standardOutput + check.standardError).contains("not a pricewatch state database"),
                 "\(check.standardOutput) \(check.standardError)")

@@ -24,15 +24,39 @@ public enum CommandRunner {
 
     /// Runs `pricewatch` with `arguments` in `directory` and waits for it to exit. A command
     /// still running after `timeout` is killed and the call throws ``WaitTimedOut``.
+    ///
+    /// The wait suspends the calling task and blocks a thread of its own: the cooperative pool
+    /// has one thread per core, and a test blocking one of two while a command runs starved
+    /// every other test's waits and in-process services on a loaded machine.
     public static func run(_ arguments: [String], in directory: String = RepositoryFiles.root,
-                           environment: [String: String] = [:], timeout: Duration = defaultWaitTimeout) throws -> Result {
-        try run(program: executable, arguments, in: directory, environment: environment, timeout: timeout)
+                           environment: [String: String] = [:], timeout: Duration = defaultWaitTimeout) async throws -> Result {
+        try await run(program: executable, arguments, in: directory, environment: environment, timeout: timeout)
     }
 
     /// Runs another program (a test's reference script: `/usr/bin/env python3 …`) the same
     /// way, with the same deadline.
     public static func run(program: String, _ arguments: [String], in directory: String = RepositoryFiles.root,
-                           environment: [String: String] = [:], timeout: Duration = defaultWaitTimeout) throws -> Result {
+                           environment: [String: String] = [:], timeout: Duration = defaultWaitTimeout) async throws -> Result {
+        await slots.acquire()
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Swift.Result<Result, any Error>, Never>) in
+            Thread {
+                continuation.resume(returning: Swift.Result {
+                    try runBlocking(program: program, arguments, in: directory, environment: environment, timeout: timeout)
+                })
+            }.start()
+        }
+        await slots.release()
+        return try outcome.get()
+    }
+
+    /// At most four commands a core run at once, first come first served. Unbounded, the
+    /// parallel suite started hundreds at its start: over 600 threads and 1,500 descriptors in
+    /// the test process, where Foundation's `Process.run` over-reads `/proc/self/fd` and can
+    /// crash (swift-corelibs-foundation #5472). The commands need the same CPU either way.
+    static let slots = CommandSlots(ProcessInfo.processInfo.activeProcessorCount * 4)
+
+    private static func runBlocking(program: String, _ arguments: [String], in directory: String,
+                                    environment: [String: String], timeout: Duration) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
@@ -79,5 +103,30 @@ public enum CommandRunner {
 
     private final class Flag: Sendable {
         let value = Atomic(false)
+    }
+}
+
+/// A first-come-first-served count of free slots, awaited without blocking a thread.
+actor CommandSlots {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) { free = max(1, count) }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Hands the slot to the longest waiter, or frees it.
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
     }
 }

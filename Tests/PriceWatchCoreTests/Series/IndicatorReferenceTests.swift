@@ -46,8 +46,8 @@ import Testing
         return lines
     }
 
-    static func referenceValues(_ timeframe: String, _ file: String) throws -> [String] {
-        let result = try CommandRunner.run(program: "/usr/bin/env", ["python3", RepositoryFiles.path("Tests/Fixtures/indicators/reference.py"),
+    static func referenceValues(_ timeframe: String, _ file: String) async throws -> [String] {
+        let result = try await CommandRunner.run(program: "/usr/bin/env", ["python3", RepositoryFiles.path("Tests/Fixtures/indicators/reference.py"),
                                                                     "values", timeframe, RepositoryFiles.path("demo/data/\(file)")])
         try #require(result.status == 0, "reference.py failed: \(result.standardError)")
         return result.outputLines
@@ -55,9 +55,9 @@ import Testing
 
     @Test(arguments: [("5m", "aapl-1m-2024-10-02.csv"), ("15m", "aapl-1m-2024-10-02.csv"), ("1h", "aapl-1m-2024-10-02.csv"),
                       ("1d", "stocks-monthly-2000-2010.csv"), ("1w", "stocks-monthly-2000-2010.csv")])
-    func everySeriesAgreesWithTheReference(timeframe: String, file: String) throws {
+    func everySeriesAgreesWithTheReference(timeframe: String, file: String) async throws {
         let ours = try Self.pricewatchValues(timeframe, file)
-        let theirs = try Self.referenceValues(timeframe, file)
+        let theirs = try await Self.referenceValues(timeframe, file)
         try #require(ours.count == theirs.count, "\(ours.count) values against the reference's \(theirs.count)")
         #expect(ours.count >= Self.specs.count * 6)
         var defined = 0
