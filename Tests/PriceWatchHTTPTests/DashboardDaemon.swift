@@ -21,9 +21,11 @@ struct DashboardDaemon {
         let main = try String(contentsOfFile: RepositoryFiles.path("demo/pricewatch.toml"), encoding: .utf8)
         try directory.write("pricewatch.toml", main + "\n[http]\nlisten = \"\(listenHost):\(port)\"\n" + http)
         try directory.write("rules.d/aapl.toml", String(contentsOfFile: RepositoryFiles.path("demo/rules.d/aapl.toml"), encoding: .utf8))
+        // The recording's lines end in CRLF, one Character in Swift: splitting on "\n" found one
+        // line, and `rows` replayed the whole file (the pages then raced the replay).
         let recorded = try String(contentsOfFile: RepositoryFiles.path("demo/data/aapl-1m-2024-10-02.csv"), encoding: .utf8)
         try directory.write("data/aapl-1m-2024-10-02.csv",
-                            rows.map { recorded.split(separator: "\n").prefix($0 + 1).joined(separator: "\n") + "\n" } ?? recorded)
+                            rows.map { recorded.split(whereSeparator: \.isNewline).prefix($0 + 1).joined(separator: "\n") + "\n" } ?? recorded)
         daemon = try RunningDaemon(arguments: ["run", "--config", "pricewatch.toml"], directory: directory.path,
                                    environment: environment)
     }

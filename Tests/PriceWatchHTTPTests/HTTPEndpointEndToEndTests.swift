@@ -83,9 +83,7 @@ import Testing
         }
         #expect(watch.contains("\"change\":-0.58"), "\(watch)")
         let lastPage = Mutex<String?>(nil)
-        let rows = { (try? String(contentsOfFile: demo.directory.file("data/aapl-1m-2024-10-02.csv"), encoding: .utf8))?
-            .prefix(300).debugDescription ?? "unreadable" }
-        let page = try await waitFor("the watchlist on port \(demo.port) to show the fourth row's price (the file starts \(rows())); "
+        let page = try await waitFor("the watchlist on port \(demo.port) to show the fourth row's price; "
                                      + "the daemon's standard error ends: \(demo.daemon.errorLines.suffix(4)); the last page's rows: "
                                      + "\(lastPage.withLock { $0 }.map { $0.split(separator: "\n").filter { $0.contains("<td") } } ?? [])") {
             () async -> String? in
