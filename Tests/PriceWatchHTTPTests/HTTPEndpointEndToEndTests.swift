@@ -180,9 +180,12 @@ import Testing
     }
 
     /// Issue 26: the paper pages show `pricewatch paper`'s figures: an account opened and
-    /// filled at the demo's fourth row (224.89) while the daemon runs.
+    /// filled while the daemon replays the demo's first 30 rows, both read once the replay has
+    /// ended at the 30th (223.36), so the page and the command value the position alike.
     @Test func thePaperPagesShowTheFiguresOfPaper() async throws {
-        let demo = try DashboardDaemon(rows: 4)
+        // Rows enough that the order is placed before the replay ends (it fills at the next
+        // quote polled after it, and there is none after the last row).
+        let demo = try DashboardDaemon(rows: 30)
         try await demo.waitUntilListening()
         func paper(_ arguments: [String]) async throws -> CommandRunner.Result {
             try await CommandRunner.run(["paper"] + arguments + ["--config", "pricewatch.toml"], in: demo.directory.path)
@@ -192,10 +195,14 @@ import Testing
         let bought = try await paper(["buy", "alice", "AAPL", "10", "--limit", "1000", "--order-id", "o1"])
         #expect(bought.status == 0, "\(bought.standardError)")
         // The order fills at the next quote the daemon polls after it was placed.
-        let shown = try await waitFor("alice's order to fill") { () async throws -> String? in
+        _ = try await waitFor("alice's order to fill") { () async throws -> Bool? in
             let show = try await paper(["show", "alice"])
-            return show.status == 0 && show.standardOutput.contains("filled") ? show.standardOutput : nil
+            return show.status == 0 && show.standardOutput.contains("filled") ? true : nil
         }
+        _ = try await waitFor("the watchlist to show the last row's price", timeout: .seconds(120)) { () async -> Bool? in
+            await demo.text("/")?.contains("<td class=\"price\">223.36</td>") == true ? true : nil
+        }
+        let shown = try await paper(["show", "alice"]).standardOutput
         let equity = try #require(shown.split(separator: "\n").first { $0.hasPrefix("equity") }, "\(shown)")
         let figure = try #require(equity.split(separator: " ").dropFirst().first, "\(equity)")
         let page = try #require(await demo.request("/paper/alice"))
