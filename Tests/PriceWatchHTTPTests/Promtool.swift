@@ -1,4 +1,5 @@
 import Foundation
+import PriceWatchTestKit
 
 /// `promtool check metrics` (Debian's prometheus package) over an exposition text.
 enum Promtool {

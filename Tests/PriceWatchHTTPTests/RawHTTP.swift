@@ -1,4 +1,5 @@
 import Foundation
+import PriceWatchTestKit
 
 /// A request over a plain socket whose answer is read until a marker appears: for responses
 /// that never end (server-sent events). Every read has a deadline (SO_RCVTIMEO), so nothing

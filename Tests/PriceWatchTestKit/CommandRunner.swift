@@ -38,21 +38,21 @@ public enum CommandRunner {
     public static func run(program: String, _ arguments: [String], in directory: String = RepositoryFiles.root,
                            environment: [String: String] = [:], timeout: Duration = defaultWaitTimeout) async throws -> Result {
         await slots.acquire()
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Swift.Result<Result, any Error>, Never>) in
-            Thread {
-                continuation.resume(returning: Swift.Result {
-                    try runBlocking(program: program, arguments, in: directory, environment: environment, timeout: timeout)
-                })
-            }.start()
+        do {
+            let result = try await offPool {
+                try runBlocking(program: program, arguments, in: directory, environment: environment, timeout: timeout)
+            }
+            await slots.release()
+            return result
+        } catch {
+            await slots.release()
+            throw error
         }
-        await slots.release()
-        return try outcome.get()
     }
 
-    /// At most four commands a core run at once, first come first served. Unbounded, the
-    /// parallel suite started hundreds at its start: over 600 threads and 1,500 descriptors in
-    /// the test process, where Foundation's `Process.run` over-reads `/proc/self/fd` and can
-    /// crash (swift-corelibs-foundation #5472). The commands need the same CPU either way.
+    /// At most four commands a core run at once, first come first served, so that the suite's
+    /// start does not launch a command for every test together (the commands need the same CPU
+    /// either way; the cap on tests at once is `scripts/test`'s, docs/development.md).
     static let slots = CommandSlots(ProcessInfo.processInfo.activeProcessorCount * 4)
 
     private static func runBlocking(program: String, _ arguments: [String], in directory: String,
